@@ -1,0 +1,82 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Every target of ours compiles in the Swift 6 language mode (complete concurrency checking) and
+// spells existential types out, so a protocol-typed value is always visibly `any P`.
+let strictness: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "linkhost",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "linkhost", targets: ["LinkhostCLI"]),
+        .library(name: "LinkhostKit", targets: ["LinkhostKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // C bridges: libmicrohttpd and SQLite with small non-variadic shims (see each shim.h).
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // The HTTP server: the only module that touches libmicrohttpd; knows nothing about links.
+        .target(
+            name: "HTTPServer",
+            dependencies: [
+                "CMicroHTTPD",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictness
+        ),
+        // JSON that keeps key order, finds duplicate keys and says where a syntax error is.
+        .target(name: "OrderedJSON", swiftSettings: strictness),
+        // The product: configuration, sites, AASA hosting and request routing.
+        .target(
+            name: "LinkhostKit",
+            dependencies: [
+                "HTTPServer",
+                "OrderedJSON",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictness
+        ),
+        .executableTarget(
+            name: "LinkhostCLI",
+            dependencies: [
+                "LinkhostKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictness
+        ),
+        // Real-socket HTTP client and process helpers shared by the test targets.
+        .target(name: "TestSupport", swiftSettings: strictness),
+        .testTarget(
+            name: "HTTPServerTests",
+            dependencies: ["HTTPServer", "TestSupport"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "OrderedJSONTests",
+            dependencies: ["OrderedJSON"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "LinkhostKitTests",
+            dependencies: ["LinkhostKit", "OrderedJSON", "HTTPServer", "TestSupport"],
+            swiftSettings: strictness
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

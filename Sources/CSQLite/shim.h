@@ -1,0 +1,26 @@
+// SQLite for Swift on Linux, where no `SQLite3` module exists.
+//
+// The destructor sentinels SQLITE_STATIC / SQLITE_TRANSIENT are macros that Swift does not import,
+// and sqlite3_config / sqlite3_db_config are variadic; the helpers below give Swift plain functions.
+#ifndef LINKHOST_CSQLITE_SHIM_H
+#define LINKHOST_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+/// Binds text that SQLite copies at once, so the Swift buffer may go away after the call.
+static inline int linkhost_sqlite_bind_text_copy(sqlite3_stmt *statement, int index, const char *text, int length) {
+    return sqlite3_bind_text(statement, index, text, length, SQLITE_TRANSIENT);
+}
+
+/// Binds a blob that SQLite copies at once.
+static inline int linkhost_sqlite_bind_blob_copy(sqlite3_stmt *statement, int index, const void *bytes, int length) {
+    return sqlite3_bind_blob(statement, index, bytes, length, SQLITE_TRANSIENT);
+}
+
+/// Turns on (1) or off (0) foreign-key-like db_config switches that take an int and an out-pointer.
+static inline int linkhost_sqlite_db_config_int(sqlite3 *db, int op, int value) {
+    int current = 0;
+    return sqlite3_db_config(db, op, value, &current);
+}
+
+#endif

@@ -1,0 +1,105 @@
+/// A request as the server received it, ready for a responder.
+///
+/// The raw request target is kept next to its decoded parts: the path is percent-decoded, the query
+/// split into items in order (repeats kept) with `+` read as a space, as browsers encode forms.
+public struct HTTPRequest: Sendable {
+    /// The method as sent (`GET`, `HEAD`, ...). HEAD is answered like GET; the server drops the body.
+    public var method: String
+    /// The request target exactly as it appeared on the request line.
+    public var target: String
+    /// The target's path, percent-decoded.
+    public var path: String
+    /// The target's path as sent, before decoding.
+    public var rawPath: String
+    /// The text after the first `?`, as sent; `nil` when the target has no `?`.
+    public var rawQuery: String?
+    /// The query's items, decoded, in the order sent.
+    public var queryItems: [HTTPQueryItem]
+    /// True when the path or query had a broken `%` escape or decoded to bytes that are not UTF-8;
+    /// broken escapes stay as written and bad bytes become U+FFFD, so the request is still usable.
+    public var hasMalformedEncoding: Bool
+    /// `HTTP/1.1` or `HTTP/1.0`.
+    public var version: String
+    public var headers: HTTPHeaders
+    /// The peer's IP address in text form, `nil` when unknown.
+    public var clientAddress: String?
+    /// The request body (empty for GET and HEAD); bounded by `HTTPServerConfiguration.maximumBodySize`.
+    public var body: [UInt8]
+
+    /// Builds a request from a raw target; the path and query are decoded here.
+    public init(
+        method: String,
+        target: String,
+        version: String = "HTTP/1.1",
+        headers: HTTPHeaders = HTTPHeaders(),
+        clientAddress: String? = nil,
+        body: [UInt8] = []
+    ) {
+        self.method = method
+        self.target = target
+        self.version = version
+        self.headers = headers
+        self.clientAddress = clientAddress
+        self.body = body
+
+        let originForm = Self.originForm(of: target)
+        let rawPath: Substring
+        if let questionMark = originForm.firstIndex(of: "?") {
+            rawPath = originForm[..<questionMark]
+            rawQuery = String(originForm[originForm.index(after: questionMark)...])
+        } else {
+            rawPath = originForm
+            rawQuery = nil
+        }
+        self.rawPath = String(rawPath)
+        let decodedPath = PercentDecoding.decode(rawPath.utf8, plusAsSpace: false)
+        path = decodedPath.text
+        var malformed = decodedPath.malformed
+        if let rawQuery {
+            let query = PercentDecoding.queryItems(rawQuery)
+            queryItems = query.items
+            malformed = malformed || query.malformed
+        } else {
+            queryItems = []
+        }
+        hasMalformedEncoding = malformed
+    }
+
+    /// The value of the first query item named `name` (`""` for `?name`), `nil` when absent.
+    public func queryValue(_ name: String) -> String? {
+        guard let item = queryItems.first(where: { $0.name == name }) else { return nil }
+        return item.value ?? ""
+    }
+
+    /// The `Host` header without a port or a trailing dot, lowercased; `nil` when absent or empty.
+    public var hostName: String? {
+        guard let host = headers["Host"] else { return nil }
+        return Self.normalizedHostName(host)
+    }
+
+    /// Lowercases a Host value and strips a `:port` and a trailing dot. `[::1]:8080` gives `::1`.
+    public static func normalizedHostName(_ host: String) -> String? {
+        var name = Substring(host)
+        if name.hasPrefix("[") {
+            guard let close = name.firstIndex(of: "]") else { return nil }
+            name = name[name.index(after: name.startIndex)..<close]
+        } else if let colon = name.lastIndex(of: ":") {
+            name = name[..<colon]
+        }
+        if name.hasSuffix(".") { name = name.dropLast() }
+        guard !name.isEmpty else { return nil }
+        return name.lowercased()
+    }
+
+    /// The path-and-query part of an absolute-form target (`http://host/p?q` gives `/p?q`).
+    private static func originForm(of target: String) -> Substring {
+        let text = Substring(target)
+        guard !text.hasPrefix("/") else { return text }
+        let lowered = text.prefix(8).lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return text }
+        let afterScheme = text[text.index(text.startIndex, offsetBy: lowered.hasPrefix("https://") ? 8 : 7)...]
+        guard let slash = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
+        let rest = afterScheme[slash...]
+        return rest.hasPrefix("?") ? Substring("/" + rest) : rest
+    }
+}

@@ -1,0 +1,144 @@
+import CMicroHTTPD
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An HTTP/1.1 server on libmicrohttpd: a pool of worker threads, each with its own epoll loop,
+/// calling a `Sendable` responder for every request.
+///
+/// Lifecycle: `start()` binds and begins serving (the bound port is then in `port`); `stop()` stops
+/// accepting, lets requests in flight finish (up to the grace period) and closes everything. Both
+/// may be called from any thread; `stop()` is idempotent and also runs when the server is released.
+public final class HTTPServer: Sendable {
+    public let configuration: HTTPServerConfiguration
+    let responder: any HTTPResponder
+    let completionObserver: (@Sendable (HTTPExchange) -> Void)?
+    let logger: Logger
+
+    private let lifecycle = Mutex(Lifecycle.idle)
+    private let boundPort = Atomic<Int>(0)
+    let inFlight = Atomic<Int>(0)
+    let sentCount = Atomic<Int>(0)
+    let cutShortCount = Atomic<Int>(0)
+
+    private enum Lifecycle: @unchecked Sendable {
+        // The daemon pointer is only touched under the mutex; MHD's own calls on it are thread-safe.
+        case idle
+        case running(daemon: OpaquePointer, retainedSelf: Unmanaged<HTTPServer>)
+        case stopped
+    }
+
+    /// - Parameters:
+    ///   - completionObserver: called on a worker thread when each exchange ends, after the response
+    ///     was sent or the connection was lost; it must be quick (hand work to another thread).
+    public init(
+        configuration: HTTPServerConfiguration,
+        logger: Logger = Logger(label: "linkhost.http"),
+        responder: any HTTPResponder,
+        completionObserver: (@Sendable (HTTPExchange) -> Void)? = nil
+    ) {
+        self.configuration = configuration
+        self.logger = logger
+        self.responder = responder
+        self.completionObserver = completionObserver
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// The port the server listens on (the real one when configured with port 0); 0 before `start()`.
+    public var port: Int { boundPort.load(ordering: .acquiring) }
+
+    /// Whether the server is accepting requests.
+    public var isRunning: Bool {
+        lifecycle.withLock { if case .running = $0 { true } else { false } }
+    }
+
+    /// Counters for health checks.
+    public var statistics: HTTPServerStatistics {
+        let connections = lifecycle.withLock { state -> Int in
+            if case .running(let daemon, _) = state { return Int(linkhost_mhd_current_connections(daemon)) }
+            return 0
+        }
+        return HTTPServerStatistics(
+            requestsInFlight: inFlight.load(ordering: .relaxed),
+            responsesSent: sentCount.load(ordering: .relaxed),
+            exchangesCutShort: cutShortCount.load(ordering: .relaxed),
+            openConnections: connections
+        )
+    }
+
+    /// Binds the socket and starts the worker threads. Throws with a cause an operator can act on.
+    public func start() throws(HTTPServerError) {
+        if let problem = configuration.problem() { throw .invalidConfiguration(problem) }
+        try lifecycle.withLock { (state: inout Lifecycle) throws(HTTPServerError) in
+            guard case .idle = state else { throw .alreadyStarted }
+            // Writing to a socket the peer closed must not kill the process.
+            signal(SIGPIPE, SIG_IGN)
+            FileDescriptorLimit.raiseSoftLimitToHard()
+            let socket = try ListeningSocket.open(address: configuration.address, port: configuration.port, backlog: configuration.listenBacklog)
+            let retained = Unmanaged.passRetained(self)
+            let context = retained.toOpaque()
+            var options: [MHD_OptionItem] = [
+                // The logger goes first so libmicrohttpd reports problems with later options through it.
+                linkhost_mhd_option(MHD_OPTION.EXTERNAL_LOGGER, unsafeBitCast(MHDCallbacks.log, to: Int.self), context),
+                linkhost_mhd_option(MHD_OPTION.LISTEN_SOCKET, Int(socket.descriptor), nil),
+                linkhost_mhd_option(MHD_OPTION.CONNECTION_LIMIT, configuration.connectionLimit, nil),
+                linkhost_mhd_option(MHD_OPTION.PER_IP_CONNECTION_LIMIT, configuration.perAddressConnectionLimit, nil),
+                linkhost_mhd_option(MHD_OPTION.CONNECTION_TIMEOUT, configuration.connectionTimeoutSeconds, nil),
+                linkhost_mhd_option(MHD_OPTION.CONNECTION_MEMORY_LIMIT, configuration.connectionMemoryLimit, nil),
+                linkhost_mhd_option(MHD_OPTION.URI_LOG_CALLBACK, unsafeBitCast(MHDCallbacks.requestStarted, to: Int.self), context),
+                linkhost_mhd_option(MHD_OPTION.NOTIFY_COMPLETED, unsafeBitCast(MHDCallbacks.requestCompleted, to: Int.self), context),
+            ]
+            if configuration.threadCount > 1 {
+                options.append(linkhost_mhd_option(MHD_OPTION.THREAD_POOL_SIZE, configuration.threadCount, nil))
+            }
+            options.append(linkhost_mhd_option(MHD_OPTION.END, 0, nil))
+            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+            if configuration.turbo { flags |= MHD_USE_TURBO.rawValue }
+            let daemon = options.withUnsafeMutableBufferPointer { buffer in
+                linkhost_mhd_start(flags, MHDCallbacks.handleRequest, context, buffer.baseAddress)
+            }
+            guard let daemon else {
+                retained.release()
+                close(socket.descriptor)
+                throw .cannotStart("libmicrohttpd refused the options (see the log above for its reason)")
+            }
+            boundPort.store(socket.port, ordering: .releasing)
+            state = .running(daemon: daemon, retainedSelf: retained)
+        }
+    }
+
+    /// Stops gracefully: no new connections, requests in flight finish (up to
+    /// `shutdownGraceSeconds`), then every connection is closed. Returns when all of that is done.
+    public func stop() {
+        let running: (OpaquePointer, Unmanaged<HTTPServer>)? = lifecycle.withLock { state in
+            guard case .running(let daemon, let retained) = state else {
+                if case .idle = state { state = .stopped }
+                return nil
+            }
+            state = .stopped
+            return (daemon, retained)
+        }
+        guard let (daemon, retained) = running else { return }
+        let listener = MHD_quiesce_daemon(daemon)
+        if listener >= 0 { close(listener) }
+        let deadline = MonotonicClock.now() + UInt64(configuration.shutdownGraceSeconds * 1_000_000_000)
+        while inFlight.load(ordering: .acquiring) > 0, MonotonicClock.now() < deadline {
+            usleep(2_000)
+        }
+        let unfinished = inFlight.load(ordering: .acquiring)
+        if unfinished > 0 {
+            logger.warning("closing \(unfinished) request(s) still in flight after the \(configuration.shutdownGraceSeconds)s grace period")
+        }
+        MHD_stop_daemon(daemon)
+        // MHD has run every completion callback by now; nothing refers to `self` through C any more.
+        retained.release()
+    }
+}

@@ -1,0 +1,188 @@
+import CMicroHTTPD
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The C entry points libmicrohttpd calls on its worker threads.
+///
+/// They live in a non-isolated enum on purpose: a closure written in top-level code would be
+/// inferred `@MainActor`, and Swift 6 traps when a worker thread calls it. Each one gets back to
+/// Swift objects through the context pointer (`Unmanaged`) and never throws across the C boundary.
+enum MHDCallbacks {
+    typealias RequestStarted = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer?
+
+    /// Called with the raw request target as soon as the request line is read; the context it
+    /// returns comes back in every later callback for this request, and is released at completion.
+    static let requestStarted: RequestStarted = { _, uri, _ in
+        let target = uri.map { String(cString: $0) } ?? "/"
+        return Unmanaged.passRetained(RequestContext(target: target)).toOpaque()
+    }
+
+    /// Called once the head is read, again per body chunk, and once more at the end of the body.
+    static let handleRequest: MHD_AccessHandlerCallback = { serverPointer, connection, _, method, version, uploadData, uploadDataSize, contextSlot in
+        guard let serverPointer, let connection, let contextSlot else { return MHD_Result.NO }
+        let server = Unmanaged<HTTPServer>.fromOpaque(serverPointer).takeUnretainedValue()
+        let context: RequestContext
+        if let existing = contextSlot.pointee {
+            context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
+        } else {
+            // Only if libmicrohttpd skipped the request-line callback; keep the same ownership rules.
+            context = RequestContext(target: "/")
+            contextSlot.pointee = Unmanaged.passRetained(context).toOpaque()
+        }
+
+        if !context.started {
+            context.started = true
+            context.headStartedAt = MonotonicClock.now()
+            server.inFlight.add(1, ordering: .relaxed)
+            let declaredLength = lookupHeader(connection, "Content-Length").flatMap { Int($0) }
+            let chunked = lookupHeader(connection, "Transfer-Encoding") != nil
+            if let declaredLength, declaredLength > server.configuration.maximumBodySize {
+                return respond(server, connection, context, method: method, version: version, override: payloadTooLarge(server))
+            }
+            context.expectsBody = chunked || (declaredLength ?? 0) > 0
+            // Answer on a later call, once libmicrohttpd has read the (possibly empty) body: a response
+            // queued from this first call makes libmicrohttpd 0.9.75 close the connection, losing
+            // keep-alive for every request.
+            return MHD_Result.YES
+        }
+
+        if let uploadDataSize, uploadDataSize.pointee > 0 {
+            let size = uploadDataSize.pointee
+            if !context.bodyTooLarge, let uploadData {
+                if context.body.count + size > server.configuration.maximumBodySize {
+                    context.bodyTooLarge = true
+                    context.body = []
+                } else {
+                    uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { bytes in
+                        context.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: size))
+                    }
+                }
+            }
+            uploadDataSize.pointee = 0
+            return MHD_Result.YES
+        }
+        if context.responded { return MHD_Result.YES }
+        let override = context.bodyTooLarge ? payloadTooLarge(server) : nil
+        return respond(server, connection, context, method: method, version: version, override: override)
+    }
+
+    /// Called when libmicrohttpd is done with a request, however it ended.
+    static let requestCompleted: MHD_RequestCompletedCallback = { serverPointer, _, contextSlot, termination in
+        guard let serverPointer, let contextSlot, let raw = contextSlot.pointee else { return }
+        contextSlot.pointee = nil
+        let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
+        let server = Unmanaged<HTTPServer>.fromOpaque(serverPointer).takeUnretainedValue()
+        guard context.started else { return }
+        let outcome = outcome(of: termination)
+        if outcome == .completed {
+            server.sentCount.add(1, ordering: .relaxed)
+        } else {
+            server.cutShortCount.add(1, ordering: .relaxed)
+        }
+        if context.responded, let observer = server.completionObserver, let request = context.request {
+            let now = MonotonicClock.now()
+            observer(
+                HTTPExchange(
+                    request: request,
+                    status: context.status,
+                    bodySize: context.bodySize,
+                    annotation: context.annotation,
+                    outcome: outcome,
+                    durationNanoseconds: now >= context.headStartedAt ? now - context.headStartedAt : 0
+                )
+            )
+        }
+        // Decrement last, so a graceful stop that sees zero knows every observer call has returned.
+        server.inFlight.subtract(1, ordering: .releasing)
+    }
+
+    /// libmicrohttpd's own diagnostics, formatted and passed to the server's logger.
+    static let log: MHD_LogCallback = { serverPointer, format, arguments in
+        guard let serverPointer, let format, let arguments else { return }
+        let server = Unmanaged<HTTPServer>.fromOpaque(serverPointer).takeUnretainedValue()
+        var buffer = [CChar](repeating: 0, count: 512)
+        _ = vsnprintf(&buffer, buffer.count, format, arguments)
+        var message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        while message.hasSuffix("\n") { message.removeLast() }
+        server.logger.notice("libmicrohttpd: \(message)")
+    }
+
+    // MARK: helpers
+
+    private static func respond(
+        _ server: HTTPServer,
+        _ connection: OpaquePointer,
+        _ context: RequestContext,
+        method: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?,
+        override: HTTPResponse?
+    ) -> MHD_Result {
+        let request = HTTPRequest(
+            method: method.map { String(cString: $0) } ?? "GET",
+            target: context.target,
+            version: version.map { String(cString: $0) } ?? "HTTP/1.1",
+            headers: headers(of: connection),
+            clientAddress: linkhost_mhd_client_address(connection).flatMap { SocketAddressText.address($0) },
+            body: context.body
+        )
+        context.body = []
+        let response = override ?? server.responder.respond(to: request)
+        context.request = request
+        context.status = response.status
+        context.bodySize = request.method == "HEAD" ? 0 : response.body.count
+        context.annotation = response.annotation
+        context.responded = true
+        return ResponseBuilder.queue(response, on: connection)
+    }
+
+    private static func payloadTooLarge(_ server: HTTPServer) -> HTTPResponse {
+        HTTPResponse(
+            status: 413,
+            contentType: "text/plain; charset=utf-8",
+            text: "Payload Too Large: request bodies are limited to \(server.configuration.maximumBodySize) bytes\n",
+            headers: ["Connection": "close"]
+        )
+    }
+
+    private static func lookupHeader(_ connection: OpaquePointer, _ name: String) -> String? {
+        MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, name).map { String(cString: $0) }
+    }
+
+    private static let collectHeader: MHD_KeyValueIteratorN = { headersPointer, _, key, keySize, value, valueSize in
+        guard let headersPointer, let key else { return MHD_Result.YES }
+        let headers = headersPointer.assumingMemoryBound(to: HTTPHeaders.self)
+        let name = key.withMemoryRebound(to: UInt8.self, capacity: keySize) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: keySize), as: UTF8.self)
+        }
+        let text = value.map { pointer in
+            pointer.withMemoryRebound(to: UInt8.self, capacity: valueSize) {
+                String(decoding: UnsafeBufferPointer(start: $0, count: valueSize), as: UTF8.self)
+            }
+        } ?? ""
+        headers.pointee.add(name, text)
+        return MHD_Result.YES
+    }
+
+    private static func headers(of connection: OpaquePointer) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        withUnsafeMutablePointer(to: &headers) { pointer in
+            _ = MHD_get_connection_values_n(connection, MHD_ValueKind.HEADER_KIND, collectHeader, pointer)
+        }
+        return headers
+    }
+
+    private static func outcome(of termination: MHD_RequestTerminationCode) -> HTTPExchange.Outcome {
+        switch termination {
+        case MHD_RequestTerminationCode.REQUEST_TERMINATED_COMPLETED_OK: .completed
+        case MHD_RequestTerminationCode.REQUEST_TERMINATED_TIMEOUT_REACHED: .timedOut
+        case MHD_RequestTerminationCode.REQUEST_TERMINATED_DAEMON_SHUTDOWN: .serverShutdown
+        case MHD_RequestTerminationCode.REQUEST_TERMINATED_READ_ERROR: .readError
+        case MHD_RequestTerminationCode.REQUEST_TERMINATED_CLIENT_ABORT: .clientAborted
+        default: .failed
+        }
+    }
+}

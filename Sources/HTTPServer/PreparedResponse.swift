@@ -1,0 +1,36 @@
+import CMicroHTTPD
+
+/// A response turned into a libmicrohttpd response object once, then queued on any number of
+/// connections from any thread.
+///
+/// libmicrohttpd reference-counts response objects under a mutex and never changes one after its
+/// headers are set, so sharing the handle across threads is safe; that is what makes the type
+/// `Sendable` despite holding a C pointer. Use it for fixed content such as an AASA file or a 304.
+public final class PreparedResponse: @unchecked Sendable {
+    public let status: Int
+    public let headers: HTTPHeaders
+    public let body: [UInt8]
+    let handle: OpaquePointer
+
+    /// Copies `body` into a new libmicrohttpd response carrying `headers`.
+    /// Header names or values with CR, LF or NUL are refused rather than sent (response splitting).
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) throws(HTTPServerError) {
+        guard (100...599).contains(status) else {
+            throw HTTPServerError.invalidResponse("status \(status) is outside 100...599")
+        }
+        for field in headers where !HeaderFieldRules.isValid(name: field.name, value: field.value) {
+            throw HTTPServerError.invalidResponse("header field \(field.name) has characters not allowed in HTTP")
+        }
+        guard let handle = ResponseBuilder.makeHandle(body: body, headers: headers) else {
+            throw HTTPServerError.invalidResponse("libmicrohttpd could not build the response")
+        }
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.handle = handle
+    }
+
+    deinit {
+        MHD_destroy_response(handle)
+    }
+}

@@ -1,0 +1,21 @@
+/// What the server keeps about one request from its first line to the end of the exchange.
+///
+/// libmicrohttpd calls the handler several times per request (head, body chunks, end of body) on
+/// the one thread that owns the connection, so the fields need no locking.
+final class RequestContext {
+    let target: String
+    var headStartedAt: UInt64 = 0
+    var started = false
+    var expectsBody = false
+    var body: [UInt8] = []
+    var bodyTooLarge = false
+    var request: HTTPRequest?
+    var status = 0
+    var bodySize = 0
+    var annotation: (any Sendable)?
+    var responded = false
+
+    init(target: String) {
+        self.target = target
+    }
+}

@@ -1,0 +1,5 @@
+import LinkhostKit
+
+enum LinkhostCLIVersion {
+    static let text = "linkhost \(LinkhostVersion.current)"
+}

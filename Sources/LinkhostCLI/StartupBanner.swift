@@ -1,0 +1,25 @@
+import LinkhostKit
+
+/// What `serve` prints once it listens: where it listens, and per site the URLs to try and the
+/// entitlement strings the app needs.
+struct StartupBanner {
+    let server: LinkhostServer
+
+    var text: String {
+        let configuration = server.configuration
+        var lines = ["linkhost \(LinkhostVersion.current) listening on \(server.baseURL)"]
+        for site in configuration.sites {
+            lines.append("site \(site.id) (\(site.app.name)):")
+            for host in site.hosts {
+                let probeHost = host.hasPrefix("*.") ? "www" + host.dropFirst(1) : host
+                lines.append("  curl -sI -H 'Host: \(probeHost)' \(server.baseURL)/.well-known/apple-app-site-association")
+            }
+            let entitlements = site.hosts.map { "applinks:\($0)" }.joined(separator: " ")
+            lines.append("  entitlements: \(entitlements)   (device testing: add ?mode=developer)")
+        }
+        if case .site(let id) = configuration.server.unknownHost {
+            lines.append("requests for other hosts are answered by site \(id)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

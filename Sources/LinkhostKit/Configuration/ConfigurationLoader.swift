@@ -1,0 +1,272 @@
+import Foundation
+import OrderedJSON
+
+/// Turns a config file into a checked `LinkhostConfiguration`, or a `ConfigurationError` listing
+/// every problem with its JSON path and fix. Nothing listens until this succeeds.
+public enum ConfigurationLoader {
+    /// Reads and checks the config file at `path`.
+    public static func load(path: String) throws(ConfigurationError) -> LinkhostConfiguration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read (check its permissions)" : "no such file"
+            throw ConfigurationError(source: path, problems: [
+                ConfigurationProblem(path: .root, problem: "cannot open the config file: \(reason)", fix: "pass --config PATH to a readable config.json, or run from the folder that holds one")
+            ])
+        }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return try parse(Array(data), source: path, baseDirectory: directory)
+    }
+
+    /// Checks config JSON given as bytes; relative paths inside resolve against `baseDirectory`.
+    public static func parse(_ bytes: [UInt8], source: String = "<inline>", baseDirectory: String = ".") throws(ConfigurationError) -> LinkhostConfiguration {
+        let document: JSONValue
+        do {
+            document = try JSONParser().parse(bytes)
+        } catch {
+            throw ConfigurationError(source: source, problems: [
+                ConfigurationProblem(path: error.path, problem: "the file is not valid JSON (line \(error.line), column \(error.column)): \(error.message)", fix: "correct the JSON syntax at that line; `python3 -m json.tool \(source)` shows the same spot")
+            ])
+        }
+        let problems = ConfigurationProblems()
+        let configuration = ConfigurationReader(problems: problems, baseDirectory: baseDirectory).read(document)
+        guard problems.isEmpty, let configuration else {
+            throw ConfigurationError(source: source, problems: problems.items)
+        }
+        return configuration
+    }
+}
+
+/// Walks the document and builds the configuration, recording problems as it goes.
+private struct ConfigurationReader {
+    let problems: ConfigurationProblems
+    let baseDirectory: String
+
+    func read(_ document: JSONValue) -> LinkhostConfiguration? {
+        guard let root = ConfigObjectReader(document, at: .root, problems: problems, what: "the configuration", allowedKeys: ["server", "sites"]) else {
+            return nil
+        }
+        var siteReaders: [SiteConfiguration] = []
+        if let sites = root.value("sites") {
+            if case .array(let elements) = sites, !elements.isEmpty {
+                for (index, element) in elements.enumerated() {
+                    if let site = readSite(element, at: JSONPath.root.appending("sites").appending(index)) {
+                        siteReaders.append(site)
+                    }
+                }
+            } else {
+                problems.add(JSONPath.root.appending("sites"), "\"sites\" must be a non-empty array of site objects", fix: "add at least one site: { \"id\": ..., \"hosts\": [...], \"app\": {...}, \"aasa\": {...} }")
+            }
+        } else {
+            problems.add(JSONPath.root.appending("sites"), "\"sites\" is missing", fix: "add \"sites\": [ { \"id\": ..., \"hosts\": [...], \"app\": {...}, \"aasa\": {...} } ]")
+        }
+        checkUniqueness(siteReaders)
+        let server = readServer(root.object("server", what: "the server settings", allowedKeys: ["listen", "unknownHost", "aasaCacheControl", "limits"]), siteIDs: siteReaders.map(\.id))
+        return LinkhostConfiguration(server: server, sites: siteReaders, baseDirectory: baseDirectory)
+    }
+
+    // MARK: server
+
+    func readServer(_ reader: ConfigObjectReader?, siteIDs: [String]) -> ServerSettings {
+        var settings = ServerSettings.defaults
+        guard let reader else { return settings }
+        if let listen = reader.object("listen", what: "the listen settings", allowedKeys: ["address", "port"]) {
+            if let address = listen.string("address", fix: "use an IP address such as \"0.0.0.0\" (all IPv4), \"::\" (all IPv6 and IPv4) or \"127.0.0.1\"") {
+                if isIPLiteral(address) || address == "localhost" {
+                    settings.listenAddress = address
+                } else {
+                    problems.add(listen.path.appending("address"), "\"\(address)\" is not an IP address", fix: "use an IP address such as \"0.0.0.0\" (all IPv4), \"::\" (all IPv6 and IPv4) or \"127.0.0.1\"")
+                }
+            }
+            settings.port = listen.integer("port", in: 0...65535, default: settings.port, meaning: "TCP port; 0 picks a free one")
+        }
+        if let policy = reader.value("unknownHost") {
+            switch policy {
+            case .string("404"):
+                settings.unknownHost = .notFound
+            case .string(let id) where siteIDs.contains(id):
+                settings.unknownHost = .site(id)
+            default:
+                let choices = (["\"404\""] + siteIDs.map { "\"\($0)\"" }).joined(separator: ", ")
+                problems.add(reader.path.appending("unknownHost"), "\(policy.stringValue.map { "\"\($0)\"" } ?? policy.kindDescription) is neither \"404\" nor the id of a site", fix: "use one of \(choices)")
+            }
+        }
+        if let cacheControl = reader.string("aasaCacheControl", fix: "write a Cache-Control value such as \"public, max-age=3600\"") {
+            if cacheControl.isEmpty || cacheControl.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+                problems.add(reader.path.appending("aasaCacheControl"), "the value is empty or has control characters", fix: "write a Cache-Control value such as \"public, max-age=3600\"")
+            } else {
+                settings.aasaCacheControl = cacheControl
+            }
+        }
+        if let limits = reader.object("limits", what: "the limits", allowedKeys: ["threads", "connections", "connectionsPerAddress", "connectionTimeoutSeconds", "connectionMemoryBytes", "requestBodyBytes", "shutdownGraceSeconds"]) {
+            settings.threads = limits.integer("threads", in: 0...256, default: settings.threads, meaning: "worker threads; 0 means one per processor")
+            settings.connectionLimit = limits.integer("connections", in: 1...1_000_000, default: settings.connectionLimit, meaning: "most connections open at once")
+            settings.connectionsPerAddress = limits.integer("connectionsPerAddress", in: 0...1_000_000, default: settings.connectionsPerAddress, meaning: "most connections from one client address; 0 turns the limit off, as behind a proxy")
+            settings.connectionTimeoutSeconds = limits.integer("connectionTimeoutSeconds", in: 1...3600, default: settings.connectionTimeoutSeconds, meaning: "seconds an idle connection is kept")
+            settings.connectionMemoryBytes = limits.integer("connectionMemoryBytes", in: 4096...16_777_216, default: settings.connectionMemoryBytes, meaning: "bytes per connection for the request line and headers")
+            settings.requestBodyBytes = limits.integer("requestBodyBytes", in: 0...67_108_864, default: settings.requestBodyBytes, meaning: "largest request body accepted")
+            settings.shutdownGraceSeconds = limits.integer("shutdownGraceSeconds", in: 0...600, default: settings.shutdownGraceSeconds, meaning: "seconds a stop waits for requests in flight")
+        }
+        return settings
+    }
+
+    private func isIPLiteral(_ text: String) -> Bool {
+        var ipv4 = in_addr()
+        var ipv6 = in6_addr()
+        return inet_pton(AF_INET, text, &ipv4) == 1 || inet_pton(AF_INET6, text, &ipv6) == 1
+    }
+
+    // MARK: sites
+
+    func readSite(_ value: JSONValue, at path: JSONPath) -> SiteConfiguration? {
+        guard let site = ConfigObjectReader(value, at: path, problems: problems, what: "a site", allowedKeys: ["id", "hosts", "app", "aasa", "aasaFile"]) else {
+            return nil
+        }
+        let before = problems.items.count
+        let id = site.string("id", required: true, fix: "give the site a short id of lower-case letters, digits and '-', e.g. \"rowhni\"")
+        if let id, id.isEmpty || !id.utf8.allSatisfy({ ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "-") }) {
+            problems.add(path.appending("id"), "\"\(id)\" is not a valid site id", fix: "use lower-case letters, digits and '-', e.g. \"rowhni\"")
+        }
+        var hosts: [String] = []
+        if let entries = site.strings("hosts", required: true, nonEmpty: true, fix: "list the site's host names, e.g. [\"rowhni.com\"]") {
+            for entry in entries {
+                switch HostName.validate(entry.text) {
+                case .success(let host):
+                    if hosts.contains(host) {
+                        problems.add(entry.path, "\"\(host)\" is listed twice", fix: "remove the repeat")
+                    } else {
+                        hosts.append(host)
+                    }
+                case .failure(let problem):
+                    problems.add(entry.path, problem.problem, fix: problem.fix)
+                }
+            }
+        }
+        let app = readApp(site.object("app", what: "the app", allowedKeys: ["name", "appIDs", "appStoreID", "scheme"], required: true))
+        let aasa = readAASA(site)
+        guard problems.items.count == before, let id, let app, let aasa else { return nil }
+        return SiteConfiguration(id: id, hosts: hosts, app: app, aasa: aasa)
+    }
+
+    func readApp(_ reader: ConfigObjectReader?) -> AppConfiguration? {
+        guard let reader else { return nil }
+        let name = reader.string("name", required: true, fix: "add the app's display name, e.g. \"name\": \"Rowhni\"")
+        if let name, name.trimmingCharacters(in: " ").isEmpty {
+            reader.problems.add(reader.path.appending("name"), "the app name is empty", fix: "write the name people know the app by")
+        }
+        var appIDs: [String] = []
+        if let entries = reader.strings("appIDs", required: true, nonEmpty: true, fix: "list the app's IDs as \"<Team ID>.<bundle ID>\", e.g. [\"ABCDE12345.com.example.app\"]") {
+            for entry in entries {
+                if let problem = AppIdentifier.problem(with: entry.text) {
+                    reader.problems.add(entry.path, problem, fix: "write \"<Team ID>.<bundle ID>\", e.g. \"ABCDE12345.com.example.app\" (the Team ID is on developer.apple.com › Membership)")
+                } else {
+                    appIDs.append(entry.text)
+                }
+            }
+        }
+        let storeID = reader.string("appStoreID", fix: "write the numeric App Store id as a string, e.g. \"567936609\"")
+        if let storeID, storeID.isEmpty || storeID.count > 12 || !storeID.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            reader.problems.add(reader.path.appending("appStoreID"), "\"\(storeID)\" is not a numeric App Store id", fix: "use the digits after \"id\" in the app's App Store URL, e.g. \"567936609\"")
+        }
+        let scheme = reader.string("scheme", required: true, fix: "add the app's custom URL scheme without \"://\", e.g. \"rowhni\"")
+        if let scheme {
+            let bytes = Array(scheme.utf8)
+            let valid = !bytes.isEmpty && (bytes[0] >= UInt8(ascii: "a") && bytes[0] <= UInt8(ascii: "z"))
+                && bytes.allSatisfy { ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
+            if !valid {
+                reader.problems.add(reader.path.appending("scheme"), "\"\(scheme)\" is not a URL scheme", fix: "write the scheme alone in lower case (letters, digits, '+', '-', '.'), e.g. \"rowhni\", not \"rowhni://\"")
+            }
+            if ["http", "https"].contains(scheme) {
+                reader.problems.add(reader.path.appending("scheme"), "\"\(scheme)\" is the web's scheme, not the app's", fix: "write the app's own scheme from its Info.plist CFBundleURLSchemes, e.g. \"awful\"")
+            }
+        }
+        guard let name, let scheme else { return nil }
+        return AppConfiguration(name: name, appIDs: appIDs, appStoreID: storeID, scheme: scheme)
+    }
+
+    func readAASA(_ site: ConfigObjectReader) -> AASAFile? {
+        let inline = site.value("aasa")
+        let fileEntry = site.value("aasaFile")
+        switch (inline, fileEntry) {
+        case (nil, nil):
+            problems.add(site.path.appending("aasa"), "the site has no AASA file", fix: "add \"aasa\": { \"applinks\": { ... } } or \"aasaFile\": \"path/to/apple-app-site-association\"")
+            return nil
+        case (.some, .some):
+            problems.add(site.path.appending("aasaFile"), "both \"aasa\" and \"aasaFile\" are given", fix: "keep one: the inline \"aasa\" object or the file")
+            return nil
+        case (.some(let document), nil):
+            let path = site.path.appending("aasa")
+            guard case .object = document else {
+                problems.add(path, "\"aasa\" must be a JSON object, found \(document.kindDescription)", fix: "write the AASA document itself: { \"applinks\": { \"details\": [ ... ] } }")
+                return nil
+            }
+            let bytes = document.serialized(.pretty(indent: 4))
+            guard checkAASA(document, size: bytes.count, at: path) else { return nil }
+            return AASAFile(bytes: bytes, document: document, origin: "config")
+        case (nil, .some(let entry)):
+            let path = site.path.appending("aasaFile")
+            guard case .string(let relative) = entry, !relative.isEmpty else {
+                problems.add(path, "\"aasaFile\" must be a path string", fix: "write the path of the AASA file, relative to the config file's folder")
+                return nil
+            }
+            let resolved = relative.hasPrefix("/") ? relative : (baseDirectory as NSString).appendingPathComponent(relative)
+            guard let data = FileManager.default.contents(atPath: resolved) else {
+                problems.add(path, "cannot read \(resolved)", fix: "check the path (it is relative to the config file's folder) and the file's permissions")
+                return nil
+            }
+            let bytes = Array(data)
+            guard bytes.count <= AASAFile.maximumSize else {
+                problems.add(path, "\(resolved) is \(bytes.count) bytes; iOS refuses AASA files over \(AASAFile.maximumSize) bytes (128 KB)", fix: "remove rules or merge them with wildcards until the file is at most 128 KB")
+                return nil
+            }
+            let document: JSONValue
+            do {
+                document = try JSONParser().parse(bytes)
+            } catch {
+                problems.add(path, "\(resolved) is not valid JSON (line \(error.line), column \(error.column)): \(error.message)", fix: "correct the file; iOS ignores an AASA file that does not parse")
+                return nil
+            }
+            guard checkAASA(document, size: bytes.count, at: path) else { return nil }
+            return AASAFile(bytes: bytes, document: document, origin: resolved)
+        }
+    }
+
+    /// The checks the server itself needs before serving an AASA file: an object with at least one
+    /// service, and no larger than iOS accepts. (`linkhost check` looks much deeper.)
+    private func checkAASA(_ document: JSONValue, size: Int, at path: JSONPath) -> Bool {
+        guard let members = document.objectMembers else {
+            problems.add(path, "the AASA document must be a JSON object, found \(document.kindDescription)", fix: "write { \"applinks\": { \"details\": [ ... ] } }")
+            return false
+        }
+        let services = ["applinks", "webcredentials", "appclips", "activitycontinuation"]
+        guard members.contains(where: { services.contains($0.key) }) else {
+            problems.add(path, "the AASA document has none of the services \(services.joined(separator: ", "))", fix: "add at least \"applinks\": { \"details\": [ ... ] }")
+            return false
+        }
+        guard size <= AASAFile.maximumSize else {
+            problems.add(path, "the AASA file would be \(size) bytes; iOS refuses files over \(AASAFile.maximumSize) bytes (128 KB)", fix: "remove rules or merge them with wildcards until the file is at most 128 KB")
+            return false
+        }
+        return true
+    }
+
+    // MARK: cross-site checks
+
+    func checkUniqueness(_ sites: [SiteConfiguration]) {
+        var idOwner: [String: Int] = [:]
+        var hostOwner: [String: (site: Int, host: Int)] = [:]
+        for (siteIndex, site) in sites.enumerated() {
+            let sitePath = JSONPath.root.appending("sites").appending(siteIndex)
+            if let first = idOwner[site.id] {
+                problems.add(sitePath.appending("id"), "the id \"\(site.id)\" is also used by sites[\(first)]", fix: "give every site its own id")
+            } else {
+                idOwner[site.id] = siteIndex
+            }
+            for (hostIndex, host) in site.hosts.enumerated() {
+                if let owner = hostOwner[host] {
+                    problems.add(sitePath.appending("hosts").appending(hostIndex), "\"\(host)\" is also listed at sites[\(owner.site)].hosts[\(owner.host)]", fix: "list each host under one site only; one host serves one AASA file")
+                } else {
+                    hostOwner[host] = (siteIndex, hostIndex)
+                }
+            }
+        }
+    }
+}

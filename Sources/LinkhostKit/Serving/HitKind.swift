@@ -1,0 +1,35 @@
+/// What kind of request a response answered; logged with every hit and used in statistics.
+public enum HitKind: String, Sendable, CaseIterable {
+    /// The apple-app-site-association file (200 or 304).
+    case aasa
+    /// A fallback page for a link rule.
+    case fallback
+    /// A link whose parameters are missing or malformed (400).
+    case badLink = "bad_link"
+    /// A path no rule serves (404).
+    case notFound = "not_found"
+    /// A file under Public/static.
+    case staticFile = "static"
+    /// The health endpoint.
+    case health
+    /// A method other than GET and HEAD (405).
+    case methodNotAllowed = "method_not_allowed"
+    /// A Host no site lists, with no default site (404).
+    case unknownHost = "unknown_host"
+}
+
+/// The facts about a response that the request log needs, attached to the response as its
+/// annotation and read back when the exchange completes.
+public struct HitAnnotation: Sendable, Equatable {
+    public var kind: HitKind
+    /// The id of the site that answered, `nil` for unknown hosts.
+    public var siteID: String?
+    /// The link rule that matched, for fallback pages and bad links.
+    public var rule: String?
+
+    public init(kind: HitKind, siteID: String? = nil, rule: String? = nil) {
+        self.kind = kind
+        self.siteID = siteID
+        self.rule = rule
+    }
+}

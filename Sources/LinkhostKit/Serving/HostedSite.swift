@@ -1,0 +1,34 @@
+import HTTPServer
+
+/// A configured site made ready to serve: every fixed response is built once at start-up, so a
+/// request for the AASA file costs a host lookup and a queue call, nothing more.
+final class HostedSite: Sendable {
+    let configuration: SiteConfiguration
+    let aasaTag: String
+    let aasaResponse: PreparedResponse
+    let aasaNotModified: PreparedResponse
+    let notFound: PreparedResponse
+
+    init(_ configuration: SiteConfiguration, cacheControl: String) throws(HTTPServerError) {
+        self.configuration = configuration
+        aasaTag = EntityTag.strong(for: configuration.aasa.bytes)
+        // Exactly `application/json` (no charset parameter): it is what Apple's checklists and
+        // validators look for, and JSON is UTF-8 by definition.
+        aasaResponse = try PreparedResponse(
+            status: 200,
+            headers: [
+                "Content-Type": "application/json",
+                "ETag": aasaTag,
+                "Cache-Control": cacheControl,
+                "X-Content-Type-Options": "nosniff",
+            ],
+            body: configuration.aasa.bytes
+        )
+        aasaNotModified = try PreparedResponse(status: 304, headers: ["ETag": aasaTag, "Cache-Control": cacheControl])
+        notFound = try PreparedResponse(
+            status: 404,
+            headers: ["Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"],
+            body: Array("Not Found: \(configuration.app.name) has no page at this address.\n".utf8)
+        )
+    }
+}

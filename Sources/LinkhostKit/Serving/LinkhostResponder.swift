@@ -1,0 +1,56 @@
+import HTTPServer
+
+/// Routes every request: method check, health, site by Host, then the site's own paths.
+struct LinkhostResponder: HTTPResponder {
+    static let aasaPaths: Set<String> = ["/.well-known/apple-app-site-association", "/apple-app-site-association"]
+
+    let directory: SiteDirectory<HostedSite>
+    let health: HealthReporter
+    let methodNotAllowed: PreparedResponse
+    let unknownHost: PreparedResponse
+
+    init(sites: [HostedSite], unknownHostPolicy: UnknownHostPolicy, health: HealthReporter) throws(HTTPServerError) {
+        var entries: [(host: String, site: HostedSite)] = []
+        for site in sites {
+            for host in site.configuration.hosts { entries.append((host, site)) }
+        }
+        let fallback: HostedSite?
+        switch unknownHostPolicy {
+        case .notFound: fallback = nil
+        case .site(let id): fallback = sites.first { $0.configuration.id == id }
+        }
+        directory = SiteDirectory(entries: entries, fallback: fallback)
+        self.health = health
+        methodNotAllowed = try PreparedResponse(
+            status: 405,
+            headers: ["Allow": "GET, HEAD", "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff"],
+            body: Array("Method Not Allowed: this server answers GET and HEAD only.\n".utf8)
+        )
+        // The Host is deliberately not echoed back: nothing from the request reaches this page.
+        unknownHost = try PreparedResponse(
+            status: 404,
+            headers: ["Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"],
+            body: Array("Not Found: this server has no site for the requested host.\n".utf8)
+        )
+    }
+
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return HTTPResponse(methodNotAllowed, annotation: HitAnnotation(kind: .methodNotAllowed))
+        }
+        if request.path == "/healthz" {
+            return health.response()
+        }
+        guard let site = directory.site(forHost: request.hostName) else {
+            return HTTPResponse(unknownHost, annotation: HitAnnotation(kind: .unknownHost))
+        }
+        let siteID = site.configuration.id
+        if Self.aasaPaths.contains(request.path) {
+            if let tags = request.headers["If-None-Match"], EntityTag.ifNoneMatch(tags, matches: site.aasaTag) {
+                return HTTPResponse(site.aasaNotModified, annotation: HitAnnotation(kind: .aasa, siteID: siteID))
+            }
+            return HTTPResponse(site.aasaResponse, annotation: HitAnnotation(kind: .aasa, siteID: siteID))
+        }
+        return HTTPResponse(site.notFound, annotation: HitAnnotation(kind: .notFound, siteID: siteID))
+    }
+}

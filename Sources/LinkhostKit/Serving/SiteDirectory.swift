@@ -1,0 +1,41 @@
+/// Picks the site for a request's Host: exact host first, then the most specific `*.` wildcard,
+/// then the configured policy for unknown hosts.
+public struct SiteDirectory<Site: Sendable>: Sendable {
+    private let exact: [String: Site]
+    /// Wildcard suffixes (".example.com") with their site, longest first.
+    private let wildcards: [(suffix: String, site: Site)]
+    private let fallback: Site?
+
+    /// - Parameters:
+    ///   - entries: normalised host names (lower case, no trailing dot; `*.` prefix for wildcards).
+    ///   - fallback: the site for hosts nothing matches, or `nil` for 404.
+    public init(entries: [(host: String, site: Site)], fallback: Site?) {
+        var exact: [String: Site] = [:]
+        var wildcards: [(suffix: String, site: Site)] = []
+        for entry in entries {
+            if entry.host.hasPrefix("*.") {
+                wildcards.append((String(entry.host.dropFirst(1)), entry.site))
+            } else {
+                exact[entry.host] = entry.site
+            }
+        }
+        self.exact = exact
+        self.wildcards = wildcards.sorted { $0.suffix.count > $1.suffix.count }
+        self.fallback = fallback
+    }
+
+    /// The site for a normalised host name (see `HTTPRequest.hostName`), `nil` for "answer 404".
+    public func site(forHost host: String?) -> Site? {
+        guard let host else { return fallback }
+        if let site = exact[host] { return site }
+        for wildcard in wildcards where host.hasSuffix(wildcard.suffix) && host.count > wildcard.suffix.count {
+            return wildcard.site
+        }
+        return fallback
+    }
+
+    /// Whether `host` is one the configuration names (not reached only through the fallback).
+    public func isKnown(_ host: String) -> Bool {
+        exact[host] != nil || wildcards.contains { host.hasSuffix($0.suffix) && host.count > $0.suffix.count }
+    }
+}

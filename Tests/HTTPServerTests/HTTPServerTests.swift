@@ -1,0 +1,243 @@
+import Foundation
+import HTTPServer
+import Synchronization
+import TestSupport
+import Testing
+
+/// Starts real servers on ephemeral ports and talks to them over TCP.
+@Suite("HTTP server over real sockets")
+struct HTTPServerTests {
+    private func startServer(
+        _ configuration: HTTPServerConfiguration = HTTPServerConfiguration(threadCount: 2),
+        observer: (@Sendable (HTTPExchange) -> Void)? = nil,
+        _ respond: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) throws -> HTTPServer {
+        let server = HTTPServer(configuration: configuration, responder: ClosureResponder(respond), completionObserver: observer)
+        try server.start()
+        return server
+    }
+
+    @Test func bindsAnEphemeralPortAndPassesTheRequestThrough() throws {
+        let server = try startServer { request in
+            let summary = [
+                "method=\(request.method)",
+                "path=\(request.path)",
+                "query=\(request.queryItems.map(\.description).joined(separator: ","))",
+                "accept=\(request.headers["ACCEPT"] ?? "-")",
+                "client=\(request.clientAddress ?? "-")",
+                "version=\(request.version)",
+            ].joined(separator: "\n")
+            return HTTPResponse(status: 200, contentType: "text/plain", text: summary)
+        }
+        defer { server.stop() }
+        #expect(server.port > 0)
+        let client = try RawHTTPClient(port: server.port)
+        let response = try client.request("GET", "/p%C3%A4th?b=2&a=1&b=3", headers: [("accept", "text/html")])
+        #expect(response.status == 200)
+        #expect(response.header("content-type") == "text/plain")
+        #expect(
+            response.text == """
+                method=GET
+                path=/päth
+                query=b=2,a=1,b=3
+                accept=text/html
+                client=127.0.0.1
+                version=HTTP/1.1
+                """)
+    }
+
+    @Test func headIsAnsweredLikeGetWithoutABody() throws {
+        let body = String(repeating: "x", count: 1234)
+        let server = try startServer { _ in HTTPResponse(status: 200, contentType: "text/plain", text: body) }
+        defer { server.stop() }
+        let client = try RawHTTPClient(port: server.port)
+        let head = try client.request("HEAD", "/")
+        #expect(head.status == 200)
+        #expect(head.header("Content-Length") == "1234")
+        #expect(head.body.isEmpty)
+        // The connection is still usable and in sync: no stray body bytes arrived after the HEAD.
+        let get = try client.request("GET", "/")
+        #expect(get.body.count == 1234)
+    }
+
+    @Test func keepsConnectionsAliveAcrossRequests() throws {
+        let counter = Atomic<Int>(0)
+        let server = try startServer { _ in
+            let number = counter.add(1, ordering: .relaxed).newValue
+            return HTTPResponse(status: 200, contentType: "text/plain", text: "\(number)")
+        }
+        defer { server.stop() }
+        let client = try RawHTTPClient(port: server.port)
+        for expected in 1...5 {
+            #expect(try client.request("GET", "/").text == "\(expected)")
+        }
+    }
+
+    @Test func aPreparedResponseIsSharedByConcurrentRequests() async throws {
+        let prepared = try PreparedResponse(status: 200, headers: ["Content-Type": "application/json", "ETag": "\"v1\""], body: Array("{\"a\":1}".utf8))
+        let server = try startServer { _ in HTTPResponse(prepared) }
+        defer { server.stop() }
+        let port = server.port
+        let bodies = try await withThrowingTaskGroup(of: [String].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    let client = try RawHTTPClient(port: port)
+                    return try (0..<100).map { _ in
+                        let response = try client.request("GET", "/")
+                        return "\(response.status) \(response.header("ETag") ?? "") \(response.text)"
+                    }
+                }
+            }
+            return try await group.reduce(into: [String]()) { $0 += $1 }
+        }
+        #expect(bodies.count == 800)
+        #expect(Set(bodies) == ["200 \"v1\" {\"a\":1}"])
+    }
+
+    @Test func readsRequestBodiesAndRefusesOversizedOnes() throws {
+        var configuration = HTTPServerConfiguration(threadCount: 1)
+        configuration.maximumBodySize = 1000
+        let server = try startServer(configuration) { request in
+            HTTPResponse(status: 200, contentType: "text/plain", text: "got \(request.body.count) bytes: \(String(decoding: request.body.prefix(5), as: UTF8.self))")
+        }
+        defer { server.stop() }
+        let small = try RawHTTPClient(port: server.port).request("POST", "/", body: Array("hello world".utf8))
+        #expect(small.text == "got 11 bytes: hello")
+        let large = try RawHTTPClient(port: server.port).request("POST", "/", body: [UInt8](repeating: 65, count: 5000))
+        #expect(large.status == 413)
+        // A chunked body that grows past the limit is refused too.
+        let chunkedClient = try RawHTTPClient(port: server.port)
+        let chunk = String(repeating: "b", count: 800)
+        try chunkedClient.send("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n320\r\n\(chunk)\r\n320\r\n\(chunk)\r\n0\r\n\r\n")
+        #expect(try chunkedClient.readResponse().status == 413)
+    }
+
+    @Test func theObserverSeesEveryExchangeWithItsAnnotation() throws {
+        let seen = Mutex<[String]>([])
+        let server = try startServer(observer: { exchange in
+            let note = exchange.annotation as? String ?? "none"
+            seen.withLock { $0.append("\(exchange.request.path) \(exchange.status) \(note) \(exchange.wasSent)") }
+        }) { request in
+            HTTPResponse(status: request.path == "/missing" ? 404 : 200, contentType: "text/plain", text: "x", annotation: "note:\(request.path)")
+        }
+        let client = try RawHTTPClient(port: server.port)
+        _ = try client.request("GET", "/a")
+        _ = try client.request("GET", "/missing")
+        _ = try client.request("HEAD", "/b")
+        server.stop()
+        let lines = seen.withLock { $0 }.sorted()
+        #expect(lines == ["/a 200 note:/a true", "/b 200 note:/b true", "/missing 404 note:/missing true"])
+        #expect(server.statistics.responsesSent == 3)
+    }
+
+    @Test func stopLetsARequestInFlightFinishThenRefusesConnections() async throws {
+        let entered = Atomic<Bool>(false)
+        var configuration = HTTPServerConfiguration(threadCount: 2)
+        configuration.shutdownGraceSeconds = 5
+        let server = try startServer(configuration) { _ in
+            entered.store(true, ordering: .releasing)
+            usleep(400_000)
+            return HTTPResponse(status: 200, contentType: "text/plain", text: "finished")
+        }
+        let port = server.port
+        let pending = Task.detached { try RawHTTPClient(port: port).request("GET", "/slow") }
+        while !entered.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(5)) }
+        let started = ContinuousClock.now
+        server.stop()
+        let response = try await pending.value
+        #expect(response.status == 200)
+        #expect(response.text == "finished")
+        #expect(ContinuousClock.now - started < .seconds(4))
+        #expect(!server.isRunning)
+        #expect(throws: RawHTTPClient.ClientError.self) { try RawHTTPClient(port: port) }
+    }
+
+    @Test func aSecondServerOnTheSamePortSaysTheAddressIsInUse() throws {
+        let first = try startServer { _ in HTTPResponse(status: 204) }
+        defer { first.stop() }
+        let second = HTTPServer(configuration: HTTPServerConfiguration(port: first.port), responder: ClosureResponder { _ in HTTPResponse(status: 204) })
+        #expect {
+            try second.start()
+        } throws: { error in
+            "\(error)".contains("already in use") && "\(error)".contains(":\(first.port)")
+        }
+    }
+
+    @Test func refusesInvalidSettingsAndAddresses() {
+        let badThreads = HTTPServer(configuration: HTTPServerConfiguration(threadCount: 0), responder: ClosureResponder { _ in HTTPResponse(status: 204) })
+        #expect(throws: HTTPServerError.invalidConfiguration("threadCount 0 is outside 1...256")) { try badThreads.start() }
+        let badAddress = HTTPServer(configuration: HTTPServerConfiguration(address: "example.com"), responder: ClosureResponder { _ in HTTPResponse(status: 204) })
+        #expect {
+            try badAddress.start()
+        } throws: { error in
+            "\(error)".contains("is not an IP address")
+        }
+    }
+
+    @Test func servesOverIPv6Loopback() throws {
+        let server = HTTPServer(configuration: HTTPServerConfiguration(address: "::1", threadCount: 1), responder: ClosureResponder { request in
+            HTTPResponse(status: 200, contentType: "text/plain", text: request.clientAddress ?? "-")
+        })
+        do {
+            try server.start()
+        } catch {
+            // Some containers have no IPv6 loopback; nothing to test there.
+            return
+        }
+        defer { server.stop() }
+        #expect(try RawHTTPClient(host: "::1", port: server.port).request("GET", "/").text == "::1")
+    }
+
+    @Test func aResponderCannotSplitAResponseWithCRLFInAHeader() throws {
+        let server = try startServer { request in
+            HTTPResponse(status: 302, headers: ["Location": "/x\r\nSet-Cookie: evil=1"])
+        }
+        defer { server.stop() }
+        let response = try RawHTTPClient(port: server.port).request("GET", "/")
+        #expect(response.status == 500)
+        #expect(response.header("Set-Cookie") == nil)
+        #expect(response.header("Location") == nil)
+    }
+
+    @Test func idleConnectionsAreClosedAfterTheTimeout() throws {
+        var configuration = HTTPServerConfiguration(threadCount: 1)
+        configuration.connectionTimeoutSeconds = 1
+        let server = try startServer(configuration) { _ in HTTPResponse(status: 204) }
+        defer { server.stop() }
+        let idle = try RawHTTPClient(port: server.port, timeoutSeconds: 5)
+        try idle.send("GET / HTTP/1.1\r\nHost: x\r\n")  // never finishes its head
+        let started = ContinuousClock.now
+        #expect(idle.isClosedByPeer())
+        let waited = ContinuousClock.now - started
+        #expect(waited < .seconds(4))
+        #expect(waited > .milliseconds(500))
+    }
+
+    @Test func thePerAddressLimitCountsEachClientAddressSeparately() throws {
+        var configuration = HTTPServerConfiguration(address: "0.0.0.0", threadCount: 1)
+        configuration.perAddressConnectionLimit = 2
+        let server = try startServer(configuration) { _ in HTTPResponse(status: 204) }
+        defer { server.stop() }
+        let first = try RawHTTPClient(port: server.port)
+        let second = try RawHTTPClient(port: server.port)
+        #expect(try first.request("GET", "/").status == 204)
+        #expect(try second.request("GET", "/").status == 204)
+        let third = try RawHTTPClient(port: server.port, timeoutSeconds: 3)
+        #expect(throws: (any Error).self) { try third.request("GET", "/") }
+        // Another loopback address is another client.
+        let other = try RawHTTPClient(port: server.port, sourceAddress: "127.0.0.2")
+        #expect(try other.request("GET", "/").status == 204)
+    }
+
+    @Test func oversizedHeadsGet414Or431AndTheServerStaysUp() throws {
+        var configuration = HTTPServerConfiguration(threadCount: 1)
+        configuration.connectionMemoryLimit = 8192
+        let server = try startServer(configuration) { _ in HTTPResponse(status: 204) }
+        defer { server.stop() }
+        let longURL = try RawHTTPClient(port: server.port).request("GET", "/" + String(repeating: "a", count: 20000))
+        #expect(longURL.status == 414)
+        let bigHeader = try RawHTTPClient(port: server.port).request("GET", "/", headers: [("X-Big", String(repeating: "b", count: 20000))])
+        #expect(bigHeader.status == 431)
+        #expect(try RawHTTPClient(port: server.port).request("GET", "/").status == 204)
+    }
+}

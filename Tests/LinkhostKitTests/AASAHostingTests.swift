@@ -1,0 +1,181 @@
+import Foundation
+import LinkhostKit
+import OrderedJSON
+import TestSupport
+import Testing
+
+/// The shipped config, listening on an ephemeral loopback port.
+func shippedConfiguration(unknownHost: UnknownHostPolicy = .notFound) throws -> LinkhostConfiguration {
+    var configuration = try ConfigurationLoader.load(path: ProjectPaths.shippedConfig)
+    configuration.server.listenAddress = "127.0.0.1"
+    configuration.server.port = 0
+    configuration.server.threads = 2
+    configuration.server.unknownHost = unknownHost
+    return configuration
+}
+
+func startedServer(_ configuration: LinkhostConfiguration) throws -> LinkhostServer {
+    let server = try LinkhostServer(configuration: configuration)
+    try server.start()
+    return server
+}
+
+@Suite("AASA hosting over HTTP")
+struct AASAHostingTests {
+    static let aasaPaths = ["/.well-known/apple-app-site-association", "/apple-app-site-association"]
+
+    @Test(arguments: ["forums.somethingawful.com", "archives.somethingawful.com", "rowhni.com"], aasaPaths)
+    func eachHostGetsItsSitesFileExactlyOnBothPaths(host: String, path: String) throws {
+        let configuration = try shippedConfiguration()
+        let server = try startedServer(configuration)
+        defer { server.stop() }
+        let expected = try #require(configuration.sites.first { $0.hosts.contains(host) }).aasa.bytes
+        let response = try RawHTTPClient(port: server.port).request("GET", path, host: host, headers: [("User-Agent", "AASA-Bot/1.0.0")])
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == "application/json")
+        #expect(response.header("Content-Length") == "\(expected.count)")
+        #expect(response.header("Location") == nil)
+        #expect(response.header("Cache-Control") == "public, max-age=3600")
+        #expect(response.header("ETag") == EntityTag.strong(for: expected))
+        #expect(response.body == expected)
+    }
+
+    @Test func theForumsFileIsSeed000sFile() throws {
+        let server = try startedServer(try shippedConfiguration())
+        defer { server.stop() }
+        let body = try RawHTTPClient(port: server.port).request("GET", "/.well-known/apple-app-site-association", host: "forums.somethingawful.com").body
+        let document = try JSONParser().parse(body)
+        let seed = try JSONParser().parse(Seed000.aasa)
+        #expect(document == seed)
+    }
+
+    @Test func rowhnisFileCoversBothInvitePaths() throws {
+        let server = try startedServer(try shippedConfiguration())
+        defer { server.stop() }
+        let body = try RawHTTPClient(port: server.port).request("GET", "/.well-known/apple-app-site-association", host: "rowhni.com").body
+        let document = try JSONParser().parse(body)
+        let details = try #require(document["applinks"]?["details"]?.arrayElements?.first)
+        #expect(details["appIDs"] == ["TEAMID.com.yaman.rowhni"])
+        let paths = details["components"]?.arrayElements?.compactMap { $0["/"]?.stringValue }
+        #expect(paths == ["/addfriend*", "/joingroup*"])
+    }
+
+    @Test(arguments: ["FORUMS.SomethingAwful.com", "forums.somethingawful.com:8080", "forums.somethingawful.com.", "Forums.SomethingAwful.COM.:443"])
+    func theHostHeaderIsMatchedIgnoringCasePortAndTrailingDot(host: String) throws {
+        let configuration = try shippedConfiguration()
+        let server = try startedServer(configuration)
+        defer { server.stop() }
+        let response = try RawHTTPClient(port: server.port).request("GET", "/.well-known/apple-app-site-association", host: host)
+        #expect(response.status == 200)
+        #expect(response.body == configuration.site(id: "awful")?.aasa.bytes)
+    }
+
+    @Test func headGivesTheHeadersAndLengthWithoutTheBody() throws {
+        let configuration = try shippedConfiguration()
+        let server = try startedServer(configuration)
+        defer { server.stop() }
+        let client = try RawHTTPClient(port: server.port)
+        let head = try client.request("HEAD", "/.well-known/apple-app-site-association", host: "rowhni.com")
+        #expect(head.status == 200)
+        #expect(head.header("Content-Type") == "application/json")
+        #expect(head.header("Content-Length") == "\(configuration.site(id: "rowhni")!.aasa.bytes.count)")
+        #expect(head.body.isEmpty)
+        #expect(try client.request("GET", "/healthz", host: "rowhni.com").status == 200)
+    }
+
+    @Test func aMatchingIfNoneMatchGets304WithNoBody() throws {
+        let configuration = try shippedConfiguration()
+        let server = try startedServer(configuration)
+        defer { server.stop() }
+        let client = try RawHTTPClient(port: server.port)
+        let first = try client.request("GET", "/.well-known/apple-app-site-association", host: "rowhni.com")
+        let tag = try #require(first.header("ETag"))
+        for header in [tag, "W/\(tag)", "\"other\", \(tag)", "*"] {
+            let again = try client.request("GET", "/.well-known/apple-app-site-association", host: "rowhni.com", headers: [("If-None-Match", header)])
+            #expect(again.status == 304, "If-None-Match: \(header)")
+            #expect(again.header("ETag") == tag)
+            #expect(again.header("Cache-Control") == "public, max-age=3600")
+            #expect(again.body.isEmpty)
+        }
+        let stale = try client.request("GET", "/.well-known/apple-app-site-association", host: "rowhni.com", headers: [("If-None-Match", "\"stale\"")])
+        #expect(stale.status == 200)
+        // Another site's tag does not validate this site's file.
+        let forumsTag = try #require(try client.request("HEAD", "/apple-app-site-association", host: "forums.somethingawful.com").header("ETag"))
+        #expect(forumsTag != tag)
+        #expect(try client.request("GET", "/apple-app-site-association", host: "rowhni.com", headers: [("If-None-Match", forumsTag)]).status == 200)
+    }
+
+    @Test(arguments: ["POST", "PUT", "DELETE", "OPTIONS", "PATCH", "BREW"])
+    func otherMethodsGet405WithAllow(method: String) throws {
+        let server = try startedServer(try shippedConfiguration())
+        defer { server.stop() }
+        let response = try RawHTTPClient(port: server.port).request(method, "/.well-known/apple-app-site-association", host: "rowhni.com")
+        #expect(response.status == 405)
+        #expect(response.header("Allow") == "GET, HEAD")
+    }
+
+    @Test(arguments: ["/", "/nothing-here", "/.well-known/apple-app-site-association/", "/.well-known/apple-app-site-association.json", "/.WELL-KNOWN/apple-app-site-association"])
+    func unknownPathsGet404(path: String) throws {
+        let server = try startedServer(try shippedConfiguration())
+        defer { server.stop() }
+        let response = try RawHTTPClient(port: server.port).request("GET", path, host: "rowhni.com")
+        #expect(response.status == 404)
+        #expect(response.header("Location") == nil)
+    }
+
+    @Test func anUnknownHostGets404UnlessADefaultSiteIsConfigured() throws {
+        let strict = try startedServer(try shippedConfiguration())
+        defer { strict.stop() }
+        let unknown = try RawHTTPClient(port: strict.port).request("GET", "/.well-known/apple-app-site-association", host: "<script>evil.example")
+        #expect(unknown.status == 404)
+        #expect(!unknown.text.contains("evil"))
+        let noHost = try RawHTTPClient(port: strict.port)
+        try noHost.send("GET /.well-known/apple-app-site-association HTTP/1.0\r\n\r\n")
+        #expect(try noHost.readResponse().status == 404)
+
+        let configuration = try shippedConfiguration(unknownHost: .site("rowhni"))
+        let lenient = try startedServer(configuration)
+        defer { lenient.stop() }
+        let fallback = try RawHTTPClient(port: lenient.port).request("GET", "/.well-known/apple-app-site-association", host: "localhost")
+        #expect(fallback.status == 200)
+        #expect(fallback.body == configuration.site(id: "rowhni")?.aasa.bytes)
+    }
+
+    @Test func healthReportsStateAsJSON() throws {
+        let server = try startedServer(try shippedConfiguration())
+        defer { server.stop() }
+        let client = try RawHTTPClient(port: server.port)
+        _ = try client.request("GET", "/.well-known/apple-app-site-association", host: "rowhni.com")
+        let response = try client.request("GET", "/healthz", host: "anything.example")
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == "application/json")
+        #expect(response.header("Cache-Control") == "no-store")
+        let report = try JSONParser().parse(response.body)
+        #expect(report["status"] == "ok")
+        #expect(report["version"]?.stringValue == LinkhostVersion.current)
+        #expect(report["sites"]?.arrayElements?.compactMap { $0["id"]?.stringValue } == ["rowhni", "awful"])
+        #expect(report["http"]?["responsesSent"]?.numberValue?.intValue ?? 0 >= 1)
+    }
+}
+
+/// Seed 000's AASA file, as the seed prints it.
+enum Seed000 {
+    static let aasa = """
+        {
+            "applinks": {
+                "details": [
+                    {
+                        "appIDs": ["TEAMID.com.awfulapp.Awful"],
+                        "components": [
+                            {"comment": "Forum display pages", "/": "/forumdisplay.php", "?": {"forumid": "?*"}},
+                            {"comment": "Thread pages", "/": "/showthread.php", "?": {"threadid": "?*"}},
+                            {"comment": "Post links", "/": "/showthread.php", "?": {"goto": "post", "postid": "?*"}},
+                            {"comment": "User profiles", "/": "/member.php", "?": {"action": "getinfo", "userid": "?*"}},
+                            {"comment": "Ban list and rap sheets", "/": "/banlist.php"}
+                        ]
+                    }
+                ]
+            }
+        }
+        """
+}
