@@ -17,6 +17,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // C bridges: libmicrohttpd and SQLite with small non-variadic shims (see each shim.h).
@@ -41,13 +43,29 @@ let package = Package(
         ),
         // JSON that keeps key order, finds duplicate keys and says where a syntax error is.
         .target(name: "OrderedJSON", swiftSettings: strictness),
+        // Apple's AASA format: lenient parsing of every shape, Apple-exact URL matching, validation.
+        .target(name: "AASAKit", dependencies: ["OrderedJSON"], swiftSettings: strictness),
+        // Link rules: the ordered rules of a site, which route fallback pages and generate the AASA.
+        .target(name: "LinkRules", dependencies: ["OrderedJSON"], swiftSettings: strictness),
+        // The hit log: SQLite storage, the background writer, queries and their output formats.
+        .target(
+            name: "LinkLog",
+            dependencies: [
+                "CSQLite",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictness
+        ),
         // The product: configuration, sites, AASA hosting and request routing.
         .target(
             name: "LinkhostKit",
             dependencies: [
                 "HTTPServer",
                 "OrderedJSON",
+                "LinkRules",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
             swiftSettings: strictness
         ),
@@ -70,6 +88,21 @@ let package = Package(
         .testTarget(
             name: "OrderedJSONTests",
             dependencies: ["OrderedJSON"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "AASAKitTests",
+            dependencies: ["AASAKit", "OrderedJSON"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "LinkRulesTests",
+            dependencies: ["LinkRules", "OrderedJSON"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "LinkLogTests",
+            dependencies: ["LinkLog", "TestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(

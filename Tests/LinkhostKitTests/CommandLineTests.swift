@@ -36,7 +36,7 @@ struct CommandLineTests {
         let printed = try ChildProcess.run(ProjectPaths.linkhostBinary, ["aasa", "--host", "rowhni.com", "--config", ProjectPaths.shippedConfig])
         #expect(printed.status == 0)
         #expect(bot.output == printed.output)
-        #expect(bot.output.contains("/addfriend*"))
+        #expect(bot.output.contains("\"/\": \"/addfriend\""))
         let validated = try ChildProcess.run("/usr/bin/env", ["python3", "-c", "import json,sys; json.load(open(sys.argv[1]))", ProjectPaths.shippedConfig])
         #expect(validated.status == 0)
 
@@ -108,5 +108,47 @@ struct CommandLineTests {
         let port = try ChildProcess.run(ProjectPaths.linkhostBinary, ["serve", "--port", "70000"])
         #expect(port.status == 64)
         #expect(port.error.contains("--port 70000 is outside 0...65535"))
+    }
+}
+
+@Suite("linkhost routes and link")
+struct RoutesAndLinkCommandTests {
+    @Test func routesListsEveryRuleWithItsAASAComponent() throws {
+        let result = try ChildProcess.run(ProjectPaths.linkhostBinary, ["routes", "--host", "rowhni.com", "--config", ProjectPaths.shippedConfig])
+        #expect(result.status == 0)
+        #expect(result.output.contains("site rowhni (rowhni.com): 2 rules"))
+        #expect(result.output.contains("1. addfriend\n   link: /addfriend?code={code}\n   app:  rowhni://addfriend?code={code}\n   aasa: {\"comment\":\"Friend invitations: /addfriend?code=XXXX\",\"/\":\"/addfriend\",\"?\":{\"code\":\"?*\"}}"))
+        let all = try ChildProcess.run(ProjectPaths.linkhostBinary, ["routes", "--config", ProjectPaths.shippedConfig])
+        #expect(all.output.contains("site awful (forums.somethingawful.com, archives.somethingawful.com): 12 rules"))
+        #expect(all.output.contains("passed on to the app when present: noseen"))
+    }
+
+    @Test(arguments: [
+        (["addfriend", "code=TEST123"], "https://rowhni.com/addfriend?code=TEST123\nrowhni://addfriend?code=TEST123\n"),
+        (["addfriend", "code=ABC123", "--utm-source", "whatsapp", "--utm-medium", "chat", "--utm-campaign", "spring sale"],
+         "https://rowhni.com/addfriend?code=ABC123&utm_source=whatsapp&utm_medium=chat&utm_campaign=spring%20sale\nrowhni://addfriend?code=ABC123\n"),
+        (["threadPageSingleUser", "threadid=456", "pagenumber=2", "userid=7"],
+         "https://forums.somethingawful.com/showthread.php?threadid=456&pagenumber=2&userid=7\nawful://threads/456/pages/2?userid=7\n"),
+        (["post", "postid=789", "--host", "archives.somethingawful.com"], "https://archives.somethingawful.com/showthread.php?goto=post&postid=789\nawful://posts/789\n"),
+        (["lepersColony"], "https://forums.somethingawful.com/banlist.php\nawful://banlist\n"),
+    ])
+    func linkPrintsTheUniversalLinkAndTheAppURL(arguments: [String], expected: String) throws {
+        let result = try ChildProcess.run(ProjectPaths.linkhostBinary, ["link"] + arguments + ["--config", ProjectPaths.shippedConfig])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output == expected)
+    }
+
+    @Test(arguments: [
+        (["nope"], "no rule named \"nope\""),
+        (["addfriend"], "code is required"),
+        (["addfriend", "code=x"], "code is not a valid inviteCode"),
+        (["addfriend", "code"], "\"code\" is not name=value"),
+        (["addfriend", "code=TEST123", "colour=red"], "the rule has no parameter colour"),
+        (["addfriend", "code=TEST123", "--host", "example.org"], "no site serves it"),
+    ])
+    func linkExplainsBadInput(arguments: [String], message: String) throws {
+        let result = try ChildProcess.run(ProjectPaths.linkhostBinary, ["link"] + arguments + ["--config", ProjectPaths.shippedConfig])
+        #expect(result.status == 2)
+        #expect(result.error.contains(message), "\(result.error)")
     }
 }

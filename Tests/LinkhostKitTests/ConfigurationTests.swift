@@ -8,7 +8,8 @@ import Testing
 let exampleSite = """
     {"id": "example", "hosts": ["example.com"],
      "app": {"name": "Example", "appIDs": ["ABCDE12345.com.example.app"], "scheme": "example"},
-     "aasa": {"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/x/*"}]}]}}}
+     "links": [{"name": "item", "path": "/x/{id}", "params": {"id": {"type": "id"}}, "app": "example://items/{id}",
+                "title": "Item {id}", "examples": ["/x/1"]}]}
     """
 
 func configText(sites: [String] = [exampleSite], server: String? = nil) -> String {
@@ -16,8 +17,9 @@ func configText(sites: [String] = [exampleSite], server: String? = nil) -> Strin
     return "{\(serverPart)\"sites\": [\(sites.joined(separator: ","))]}"
 }
 
-/// The problems a config text has, as "path: problem. Fix: fix" lines.
-func problems(in text: String, baseDirectory: String = ".") -> [ConfigurationProblem] {
+/// The problems a config text has, as "path: problem. Fix: fix" lines. Relative paths resolve
+/// against the repository, so the shipped Public folder (strings, templates) is found.
+func problems(in text: String, baseDirectory: String = ProjectPaths.root) -> [ConfigurationProblem] {
     do {
         _ = try ConfigurationLoader.parse(Array(text.utf8), baseDirectory: baseDirectory)
         return []
@@ -44,7 +46,9 @@ struct ConfigurationTests {
     }
 
     @Test func defaultsApplyWhenServerSettingsAreLeftOut() throws {
-        let configuration = try ConfigurationLoader.parse(Array(configText().utf8))
+        var configuration = try ConfigurationLoader.parse(Array(configText().utf8), baseDirectory: ProjectPaths.root)
+        #expect(configuration.server.publicDirectory == ProjectPaths.root + "/Public")
+        configuration.server.publicDirectory = ServerSettings.defaults.publicDirectory
         #expect(configuration.server == ServerSettings.defaults)
     }
 
@@ -54,7 +58,7 @@ struct ConfigurationTests {
              "limits": {"threads": 3, "connections": 100, "connectionsPerAddress": 0, "connectionTimeoutSeconds": 5,
                         "connectionMemoryBytes": 8192, "requestBodyBytes": 10, "shutdownGraceSeconds": 1}}
             """
-        let settings = try ConfigurationLoader.parse(Array(configText(server: server).utf8)).server
+        let settings = try ConfigurationLoader.parse(Array(configText(server: server).utf8), baseDirectory: ProjectPaths.root).server
         #expect(settings.listenAddress == "127.0.0.1")
         #expect(settings.port == 9000)
         #expect(settings.unknownHost == .site("example"))
@@ -88,7 +92,7 @@ struct ConfigurationTests {
 
     @Test func commentKeysAreIgnored() throws {
         let text = configText(server: #"{"//": "a note", "listen": {"//": "another", "port": 1234}}"#)
-        #expect(try ConfigurationLoader.parse(Array(text.utf8)).server.port == 1234)
+        #expect(try ConfigurationLoader.parse(Array(text.utf8), baseDirectory: ProjectPaths.root).server.port == 1234)
     }
 
     @Test(arguments: [
@@ -110,7 +114,7 @@ struct ConfigurationTests {
 
     @Test func hostsAreLowerCasedAndTrailingDotsDropped() throws {
         let site = exampleSite.replacingOccurrences(of: "[\"example.com\"]", with: "[\"Example.COM.\", \"*.Example.com\"]")
-        let configuration = try ConfigurationLoader.parse(Array(configText(sites: [site]).utf8))
+        let configuration = try ConfigurationLoader.parse(Array(configText(sites: [site]).utf8), baseDirectory: ProjectPaths.root)
         #expect(configuration.sites[0].hosts == ["example.com", "*.example.com"])
     }
 
@@ -169,45 +173,56 @@ struct ConfigurationTests {
     }
 
     @Test func everyProblemIsReportedInOneRun() {
-        let site = #"{"id": "BAD", "hosts": ["http://x.com"], "app": {"name": "", "appIDs": ["x"], "scheme": "a b"}, "aasa": []}"#
+        let site = #"{"id": "BAD", "hosts": ["http://x.com"], "app": {"name": "", "appIDs": ["x"], "scheme": "a b"}, "aasa": [], "links": []}"#
         let found = problems(in: configText(sites: [site], server: #"{"listen": {"port": -1}}"#))
         #expect(Set(found.map(\.path.description)) == [
-            "sites[0].id", "sites[0].hosts[0]", "sites[0].app.name", "sites[0].app.appIDs[0]", "sites[0].app.scheme", "sites[0].aasa", "server.listen.port",
+            "sites[0].id", "sites[0].hosts[0]", "sites[0].app.name", "sites[0].app.appIDs[0]", "sites[0].app.scheme", "sites[0].aasa", "sites[0].links", "server.listen.port",
         ])
     }
 
-    @Test func anInlineAASAMustBeAnObjectWithAServiceAndAtMost128KB() throws {
-        let notObject = exampleSite.replacingOccurrences(of: #""aasa": {"applinks""#, with: #""aasa": [{"applinks""#).replacingOccurrences(of: "}]}]}}}", with: "}]}]}}]}")
-        #expect(problems(in: configText(sites: [notObject])).first?.problem.contains("must be a JSON object") == true)
-        let noService = exampleSite.replacingOccurrences(of: #""aasa": {"applinks""#, with: #""aasa": {"links""#)
-        #expect(problems(in: configText(sites: [noService])).first?.problem.contains("none of the services") == true)
-        let manyComponents = (0..<3000).map { #"{"/": "/path/number/\#($0)/*", "comment": "rule \#($0)"}"# }.joined(separator: ",")
-        let huge = exampleSite.replacingOccurrences(of: #"[{"/": "/x/*"}]"#, with: "[\(manyComponents)]")
-        let found = problems(in: configText(sites: [huge]))
+    @Test func aGeneratedAASALargerThan128KBIsRefused() throws {
+        let rules = (0..<900).map { #"{"name": "rule\#($0)", "path": "/a/very/long/path/segment/number/\#($0)/{id}", "params": {"id": {"type": "id"}}, "app": "example://items/\#($0)/{id}", "title": "Item {id}", "comment": "a deliberately long comment to make the generated file large, rule \#($0)"}"# }
+        let site = exampleSite.replacingOccurrences(of: #""links": [{"name": "item""#, with: #""links": [\#(rules.joined(separator: ",")), {"name": "item""#)
+        let found = problems(in: configText(sites: [site]))
         #expect(found.count == 1)
         #expect(found.first?.path.description == "sites[0].aasa")
         #expect(found.first?.problem.contains("iOS refuses files over 131072 bytes") == true)
+    }
+
+    @Test func theAASAOptionsAreChecked() {
+        let notObject = exampleSite.replacingOccurrences(of: #""links": ["#, with: #""aasa": {"webcredentials": [], "extraComponents": {}, "legacy": true}, "links": ["#)
+        let found = problems(in: configText(sites: [notObject])).map(\.path.description)
+        #expect(found == ["sites[0].aasa.legacy", "sites[0].aasa.extraComponents", "sites[0].aasa.webcredentials"])
     }
 
     @Test func anAASAFileIsServedByteExactAndMustBeValidJSON() throws {
         let folder = try TemporaryDirectory()
         let original = "{\"applinks\":{\"details\":[{\"appIDs\":[\"ABCDE12345.com.example.app\"],\"components\":[{\"/\":\"/x\"}]}]}}\n"
         try folder.write("aasa.json", original)
-        let site = exampleSite.replacingOccurrences(of: #""aasa": {"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/x/*"}]}]}}"#, with: #""aasaFile": "aasa.json""#)
-        #expect(site != exampleSite)
-        let configuration = try ConfigurationLoader.parse(Array(configText(sites: [site]).utf8), baseDirectory: folder.path)
+        let site = exampleSite.replacingOccurrences(of: #""links": ["#, with: #""aasa": {"file": "aasa.json"}, "links": ["#)
+        let server = #"{"publicDirectory": "\#(ProjectPaths.root)/Public"}"#
+        let configuration = try ConfigurationLoader.parse(Array(configText(sites: [site], server: server).utf8), baseDirectory: folder.path)
         #expect(configuration.sites[0].aasa.bytes == Array(original.utf8))
+        #expect(configuration.sites[0].aasa.origin == folder.path + "/aasa.json")
 
         try folder.write("aasa.json", "{\"applinks\": {\"details\": [],}}")
-        let broken = problems(in: configText(sites: [site]), baseDirectory: folder.path)
-        #expect(broken.first?.path.description == "sites[0].aasaFile")
+        let broken = problems(in: configText(sites: [site], server: server), baseDirectory: folder.path)
+        #expect(broken.first?.path.description == "sites[0].aasa.file")
         #expect(broken.first?.problem.contains("is not valid JSON (line 1, column 29)") == true)
 
         try folder.write("aasa.json", bytes: Array(("{\"applinks\": {\"details\": [], \"pad\": \"" + String(repeating: "x", count: 140_000) + "\"}}").utf8))
-        let big = problems(in: configText(sites: [site]), baseDirectory: folder.path)
+        let big = problems(in: configText(sites: [site], server: server), baseDirectory: folder.path)
         #expect(big.first?.problem.contains("over 131072 bytes") == true)
 
-        let missing = problems(in: configText(sites: [site]), baseDirectory: folder.path + "/nowhere")
+        try folder.write("aasa.json", "[]")
+        let notObject = problems(in: configText(sites: [site], server: server), baseDirectory: folder.path)
+        #expect(notObject.first?.problem.contains("must be a JSON object") == true)
+
+        try folder.write("aasa.json", "{\"links\": {}}")
+        let noService = problems(in: configText(sites: [site], server: server), baseDirectory: folder.path)
+        #expect(noService.first?.problem.contains("none of the services") == true)
+
+        let missing = problems(in: configText(sites: [site], server: server), baseDirectory: folder.path + "/nowhere")
         #expect(missing.first?.problem.contains("cannot read") == true)
     }
 

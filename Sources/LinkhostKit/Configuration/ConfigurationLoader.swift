@@ -1,4 +1,5 @@
 import Foundation
+import LinkRules
 import OrderedJSON
 
 /// Turns a config file into a checked `LinkhostConfiguration`, or a `ConfigurationError` listing
@@ -44,23 +45,43 @@ private struct ConfigurationReader {
         guard let root = ConfigObjectReader(document, at: .root, problems: problems, what: "the configuration", allowedKeys: ["server", "sites"]) else {
             return nil
         }
-        var siteReaders: [SiteConfiguration] = []
-        if let sites = root.value("sites") {
-            if case .array(let elements) = sites, !elements.isEmpty {
+        let serverReader = root.object("server", what: "the server settings", allowedKeys: ["listen", "unknownHost", "aasaCacheControl", "publicDirectory", "publicScheme", "limits"])
+        var server = readServer(serverReader, siteIDs: siteIDs(in: root.value("sites")))
+        server.publicDirectory = resolve(server.publicDirectory)
+        let languagesAvailable = availableLanguages(in: server.publicDirectory)
+        var sites: [SiteConfiguration] = []
+        if let list = root.value("sites") {
+            if case .array(let elements) = list, !elements.isEmpty {
                 for (index, element) in elements.enumerated() {
-                    if let site = readSite(element, at: JSONPath.root.appending("sites").appending(index)) {
-                        siteReaders.append(site)
+                    if let site = readSite(element, at: JSONPath.root.appending("sites").appending(index), availableLanguages: languagesAvailable, publicDirectory: server.publicDirectory) {
+                        sites.append(site)
                     }
                 }
             } else {
-                problems.add(JSONPath.root.appending("sites"), "\"sites\" must be a non-empty array of site objects", fix: "add at least one site: { \"id\": ..., \"hosts\": [...], \"app\": {...}, \"aasa\": {...} }")
+                problems.add(JSONPath.root.appending("sites"), "\"sites\" must be a non-empty array of site objects", fix: "add at least one site: { \"id\": ..., \"hosts\": [...], \"app\": {...}, \"links\": [...] }")
             }
         } else {
-            problems.add(JSONPath.root.appending("sites"), "\"sites\" is missing", fix: "add \"sites\": [ { \"id\": ..., \"hosts\": [...], \"app\": {...}, \"aasa\": {...} } ]")
+            problems.add(JSONPath.root.appending("sites"), "\"sites\" is missing", fix: "add \"sites\": [ { \"id\": ..., \"hosts\": [...], \"app\": {...}, \"links\": [...] } ]")
         }
-        checkUniqueness(siteReaders)
-        let server = readServer(root.object("server", what: "the server settings", allowedKeys: ["listen", "unknownHost", "aasaCacheControl", "limits"]), siteIDs: siteReaders.map(\.id))
-        return LinkhostConfiguration(server: server, sites: siteReaders, baseDirectory: baseDirectory)
+        checkUniqueness(sites)
+        return LinkhostConfiguration(server: server, sites: sites, baseDirectory: baseDirectory)
+    }
+
+    /// Site ids as written, for checking `server.unknownHost` before the sites are read.
+    private func siteIDs(in sites: JSONValue?) -> [String] {
+        sites?.arrayElements?.compactMap { $0["id"]?.stringValue } ?? []
+    }
+
+    private func resolve(_ path: String) -> String {
+        let joined = path.hasPrefix("/") ? path : (baseDirectory as NSString).appendingPathComponent(path)
+        return (joined as NSString).standardizingPath
+    }
+
+    /// Languages with a strings file (`locales/<code>.json`) in the public folder.
+    private func availableLanguages(in publicDirectory: String) -> [String] {
+        let folder = (publicDirectory as NSString).appendingPathComponent("locales")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
     }
 
     // MARK: server
@@ -96,6 +117,20 @@ private struct ConfigurationReader {
                 settings.aasaCacheControl = cacheControl
             }
         }
+        if let folder = reader.string("publicDirectory", fix: "write the folder holding templates/, static/ and locales/, e.g. \"Public\"") {
+            if folder.isEmpty {
+                problems.add(reader.path.appending("publicDirectory"), "the folder name is empty", fix: "write e.g. \"Public\"")
+            } else {
+                settings.publicDirectory = folder
+            }
+        }
+        if let scheme = reader.string("publicScheme", fix: "write \"https\" (behind a TLS terminator) or \"http\"") {
+            if ["http", "https"].contains(scheme) {
+                settings.publicScheme = scheme
+            } else {
+                problems.add(reader.path.appending("publicScheme"), "\"\(scheme)\" is neither \"https\" nor \"http\"", fix: "write \"https\" (universal links need HTTPS) or \"http\" for local tests")
+            }
+        }
         if let limits = reader.object("limits", what: "the limits", allowedKeys: ["threads", "connections", "connectionsPerAddress", "connectionTimeoutSeconds", "connectionMemoryBytes", "requestBodyBytes", "shutdownGraceSeconds"]) {
             settings.threads = limits.integer("threads", in: 0...256, default: settings.threads, meaning: "worker threads; 0 means one per processor")
             settings.connectionLimit = limits.integer("connections", in: 1...1_000_000, default: settings.connectionLimit, meaning: "most connections open at once")
@@ -116,8 +151,10 @@ private struct ConfigurationReader {
 
     // MARK: sites
 
-    func readSite(_ value: JSONValue, at path: JSONPath) -> SiteConfiguration? {
-        guard let site = ConfigObjectReader(value, at: path, problems: problems, what: "a site", allowedKeys: ["id", "hosts", "app", "aasa", "aasaFile"]) else {
+    static let siteKeys = ["id", "hosts", "app", "languages", "defaultLanguage", "links", "passThrough", "webBaseURL", "previewImage", "aasa"]
+
+    func readSite(_ value: JSONValue, at path: JSONPath, availableLanguages: [String], publicDirectory: String) -> SiteConfiguration? {
+        guard let site = ConfigObjectReader(value, at: path, problems: problems, what: "a site", allowedKeys: Self.siteKeys) else {
             return nil
         }
         let before = problems.items.count
@@ -140,10 +177,73 @@ private struct ConfigurationReader {
                 }
             }
         }
-        let app = readApp(site.object("app", what: "the app", allowedKeys: ["name", "appIDs", "appStoreID", "scheme"], required: true))
-        let aasa = readAASA(site)
+        let app = readApp(site.object("app", what: "the app", allowedKeys: ["name", "appIDs", "appStoreID", "appStoreURL", "scheme"], required: true))
+        let (languages, defaultLanguage) = readLanguages(site, availableLanguages: availableLanguages, publicDirectory: publicDirectory)
+        let ruleReader = LinkRuleReader(problems: problems, languages: languages, scheme: app?.scheme)
+        let rules = site.value("links").map { ruleReader.readRules($0, at: path.appending("links")) } ?? []
+        let passThrough = site.value("passThrough").map { ruleReader.readPassThrough($0, at: path.appending("passThrough")) } ?? []
+        let router = LinkRouter(rules: rules, passThrough: passThrough)
+        checkExamples(router, at: path.appending("links"))
+        let webBaseURL = site.string("webBaseURL", fix: "write the web version's base URL, e.g. \"https://forums.somethingawful.com\"")
+        if let webBaseURL, !(webBaseURL.hasPrefix("https://") || webBaseURL.hasPrefix("http://")) || webBaseURL.contains("?") || webBaseURL.contains("#") {
+            problems.add(path.appending("webBaseURL"), "\"\(webBaseURL)\" is not an http(s) base URL", fix: "write scheme and host (and an optional path), e.g. \"https://forums.somethingawful.com\"")
+        }
+        let previewImage = site.string("previewImage", fix: "write the image's path under static/, e.g. \"/static/og/rowhni.png\"")
+        if let previewImage, !previewImage.hasPrefix("/static/") {
+            problems.add(path.appending("previewImage"), "\"\(previewImage)\" is not under /static/", fix: "put the image in \(publicDirectory)/static/ and write its URL path, e.g. \"/static/og/rowhni.png\"")
+        }
+        let aasa = app.flatMap { readAASA(site, rules: rules, appIDs: $0.appIDs) }
         guard problems.items.count == before, let id, let app, let aasa else { return nil }
-        return SiteConfiguration(id: id, hosts: hosts, app: app, aasa: aasa)
+        return SiteConfiguration(
+            id: id, hosts: hosts, app: app, languages: languages, defaultLanguage: defaultLanguage, router: router,
+            webBaseURL: webBaseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, previewImage: previewImage, aasa: aasa
+        )
+    }
+
+    private func readLanguages(_ site: ConfigObjectReader, availableLanguages: [String], publicDirectory: String) -> (languages: [String], default: String) {
+        var languages = ["en"]
+        if let entries = site.strings("languages", nonEmpty: true, fix: "list page languages in order of preference, e.g. [\"de\", \"en\"]") {
+            languages = []
+            for entry in entries {
+                let code = entry.text.lowercased()
+                if !availableLanguages.contains(code) {
+                    problems.add(entry.path, "there are no page strings for \"\(entry.text)\" (\(publicDirectory)/locales/\(code).json is missing)", fix: "use one of \(availableLanguages.joined(separator: ", ")), or add that strings file")
+                } else if languages.contains(code) {
+                    problems.add(entry.path, "\"\(code)\" is listed twice", fix: "remove the repeat")
+                } else {
+                    languages.append(code)
+                }
+            }
+        }
+        var defaultLanguage = languages.first ?? "en"
+        if let chosen = site.string("defaultLanguage", fix: "name one of the site's languages, e.g. \"de\"") {
+            if languages.contains(chosen.lowercased()) {
+                defaultLanguage = chosen.lowercased()
+            } else {
+                problems.add(site.path.appending("defaultLanguage"), "\"\(chosen)\" is not one of the site's languages (\(languages.joined(separator: ", ")))", fix: "use one of them, or add it to \"languages\"")
+            }
+        }
+        return (languages.isEmpty ? ["en"] : languages, defaultLanguage)
+    }
+
+    /// Every example must route to its own rule as a page (not a broken link, not another rule).
+    private func checkExamples(_ router: LinkRouter, at path: JSONPath) {
+        for (ruleIndex, rule) in router.rules.enumerated() {
+            for (exampleIndex, example) in rule.examples.enumerated() {
+                let request = HTTPRequestTargetParts(example)
+                let examplePath = path.appending(ruleIndex).appending("examples").appending(exampleIndex)
+                switch router.route(rawPath: request.rawPath, query: request.query) {
+                case .page(let match) where match.rule.name == rule.name:
+                    continue
+                case .page(let match):
+                    problems.add(examplePath, "\"\(example)\" opens rule \"\(match.rule.name)\", an earlier rule, not \"\(rule.name)\"", fix: "move \"\(rule.name)\" before \"\(match.rule.name)\", or make the earlier rule narrower")
+                case .badLink(let other, let problem):
+                    problems.add(examplePath, "\"\(example)\" is a broken link of rule \"\(other.name)\": \(problem)", fix: "correct the example, or the rule's parameters")
+                case .noRule:
+                    problems.add(examplePath, "\"\(example)\" matches no rule", fix: "correct the example or the rule's path")
+                }
+            }
+        }
     }
 
     func readApp(_ reader: ConfigObjectReader?) -> AppConfiguration? {
@@ -166,6 +266,10 @@ private struct ConfigurationReader {
         if let storeID, storeID.isEmpty || storeID.count > 12 || !storeID.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             reader.problems.add(reader.path.appending("appStoreID"), "\"\(storeID)\" is not a numeric App Store id", fix: "use the digits after \"id\" in the app's App Store URL, e.g. \"567936609\"")
         }
+        let storeURL = reader.string("appStoreURL", fix: "write an https URL, e.g. the app's TestFlight invitation")
+        if let storeURL, !storeURL.hasPrefix("https://") {
+            reader.problems.add(reader.path.appending("appStoreURL"), "\"\(storeURL)\" is not an https URL", fix: "write the full https URL of the app's store page")
+        }
         let scheme = reader.string("scheme", required: true, fix: "add the app's custom URL scheme without \"://\", e.g. \"rowhni\"")
         if let scheme {
             let bytes = Array(scheme.utf8)
@@ -179,54 +283,78 @@ private struct ConfigurationReader {
             }
         }
         guard let name, let scheme else { return nil }
-        return AppConfiguration(name: name, appIDs: appIDs, appStoreID: storeID, scheme: scheme)
+        return AppConfiguration(name: name, appIDs: appIDs, appStoreID: storeID, appStoreURL: storeURL, scheme: scheme)
     }
 
-    func readAASA(_ site: ConfigObjectReader) -> AASAFile? {
-        let inline = site.value("aasa")
-        let fileEntry = site.value("aasaFile")
-        switch (inline, fileEntry) {
-        case (nil, nil):
-            problems.add(site.path.appending("aasa"), "the site has no AASA file", fix: "add \"aasa\": { \"applinks\": { ... } } or \"aasaFile\": \"path/to/apple-app-site-association\"")
-            return nil
-        case (.some, .some):
-            problems.add(site.path.appending("aasaFile"), "both \"aasa\" and \"aasaFile\" are given", fix: "keep one: the inline \"aasa\" object or the file")
-            return nil
-        case (.some(let document), nil):
-            let path = site.path.appending("aasa")
-            guard case .object = document else {
-                problems.add(path, "\"aasa\" must be a JSON object, found \(document.kindDescription)", fix: "write the AASA document itself: { \"applinks\": { \"details\": [ ... ] } }")
-                return nil
+    static let aasaKeys = ["extraComponents", "webcredentials", "appclips", "activitycontinuation", "legacyPaths", "file"]
+
+    /// The site's AASA file: generated from the rules plus the `aasa` options, or read from
+    /// `aasa.file` and served byte for byte.
+    func readAASA(_ site: ConfigObjectReader, rules: [LinkRule], appIDs: [String]) -> AASAFile? {
+        let options = site.object("aasa", what: "the AASA options", allowedKeys: Self.aasaKeys)
+        let path = options?.path ?? site.path.appending("aasa")
+        if let options, let fileEntry = options.string("file", fix: "write the path of the AASA file, relative to the config file's folder") {
+            if options.members.contains(where: { !$0.key.hasPrefix("//") && $0.key != "file" }) {
+                problems.add(path.appending("file"), "\"file\" is combined with generation options", fix: "keep \"file\" alone (the file is served as it is), or remove it to generate the file from the links")
             }
-            let bytes = document.serialized(.pretty(indent: 4))
-            guard checkAASA(document, size: bytes.count, at: path) else { return nil }
-            return AASAFile(bytes: bytes, document: document, origin: "config")
-        case (nil, .some(let entry)):
-            let path = site.path.appending("aasaFile")
-            guard case .string(let relative) = entry, !relative.isEmpty else {
-                problems.add(path, "\"aasaFile\" must be a path string", fix: "write the path of the AASA file, relative to the config file's folder")
-                return nil
-            }
-            let resolved = relative.hasPrefix("/") ? relative : (baseDirectory as NSString).appendingPathComponent(relative)
-            guard let data = FileManager.default.contents(atPath: resolved) else {
-                problems.add(path, "cannot read \(resolved)", fix: "check the path (it is relative to the config file's folder) and the file's permissions")
-                return nil
-            }
-            let bytes = Array(data)
-            guard bytes.count <= AASAFile.maximumSize else {
-                problems.add(path, "\(resolved) is \(bytes.count) bytes; iOS refuses AASA files over \(AASAFile.maximumSize) bytes (128 KB)", fix: "remove rules or merge them with wildcards until the file is at most 128 KB")
-                return nil
-            }
-            let document: JSONValue
-            do {
-                document = try JSONParser().parse(bytes)
-            } catch {
-                problems.add(path, "\(resolved) is not valid JSON (line \(error.line), column \(error.column)): \(error.message)", fix: "correct the file; iOS ignores an AASA file that does not parse")
-                return nil
-            }
-            guard checkAASA(document, size: bytes.count, at: path) else { return nil }
-            return AASAFile(bytes: bytes, document: document, origin: resolved)
+            return readAASAFile(fileEntry, at: path.appending("file"))
         }
+        var generation = AASAGenerator.Options()
+        if let options {
+            generation.legacyPaths = options.bool("legacyPaths", default: true)
+            if let extra = options.value("extraComponents") {
+                if case .array(let components) = extra {
+                    for (index, component) in components.enumerated() where component.objectMembers == nil {
+                        problems.add(path.appending("extraComponents").appending(index), "a component must be an object, found \(component.kindDescription)", fix: "write e.g. { \"/\": \"/admin/*\", \"exclude\": true }")
+                    }
+                    generation.extraComponents = components.filter { $0.objectMembers != nil }
+                } else {
+                    problems.add(path.appending("extraComponents"), "\"extraComponents\" must be an array of components", fix: "write e.g. [ { \"/\": \"/admin/*\", \"exclude\": true } ]")
+                }
+            }
+            for section in ["webcredentials", "appclips", "activitycontinuation"] {
+                guard let value = options.value(section) else { continue }
+                guard value.objectMembers != nil else {
+                    problems.add(path.appending(section), "\"\(section)\" must be an object, found \(value.kindDescription)", fix: "write { \"apps\": [\"TEAMID.bundle.id\"] }")
+                    continue
+                }
+                generation.passThroughSections.append(JSONMember(section, value))
+            }
+        }
+        if rules.isEmpty && generation.extraComponents.isEmpty && generation.passThroughSections.isEmpty {
+            problems.add(site.path.appending("links"), "the site has no link rules and no AASA content", fix: "add \"links\": [ ... ], or \"aasa\": { \"file\": \"...\" }")
+            return nil
+        }
+        let document = AASAGenerator.document(rules: rules, appIDs: appIDs, options: generation)
+        let bytes = document.serialized(.pretty(indent: 4))
+        guard checkAASA(document, size: bytes.count, at: path) else { return nil }
+        return AASAFile(bytes: bytes, document: document, origin: "generated")
+    }
+
+    private func readAASAFile(_ relative: String, at path: JSONPath) -> AASAFile? {
+        guard !relative.isEmpty else {
+            problems.add(path, "the path is empty", fix: "write the path of the AASA file, relative to the config file's folder")
+            return nil
+        }
+        let resolved = resolve(relative)
+        guard let data = FileManager.default.contents(atPath: resolved) else {
+            problems.add(path, "cannot read \(resolved)", fix: "check the path (it is relative to the config file's folder) and the file's permissions")
+            return nil
+        }
+        let bytes = Array(data)
+        guard bytes.count <= AASAFile.maximumSize else {
+            problems.add(path, "\(resolved) is \(bytes.count) bytes; iOS refuses AASA files over \(AASAFile.maximumSize) bytes (128 KB)", fix: "remove rules or merge them with wildcards until the file is at most 128 KB")
+            return nil
+        }
+        let document: JSONValue
+        do {
+            document = try JSONParser().parse(bytes)
+        } catch {
+            problems.add(path, "\(resolved) is not valid JSON (line \(error.line), column \(error.column)): \(error.message)", fix: "correct the file; iOS ignores an AASA file that does not parse")
+            return nil
+        }
+        guard checkAASA(document, size: bytes.count, at: path) else { return nil }
+        return AASAFile(bytes: bytes, document: document, origin: resolved)
     }
 
     /// The checks the server itself needs before serving an AASA file: an object with at least one

@@ -7,10 +7,11 @@ final class HostedSite: Sendable {
     let aasaTag: String
     let aasaResponse: PreparedResponse
     let aasaNotModified: PreparedResponse
-    let notFound: PreparedResponse
+    let pages: SitePages
 
-    init(_ configuration: SiteConfiguration, cacheControl: String) throws(HTTPServerError) {
+    init(_ configuration: SiteConfiguration, cacheControl: String, pages: SitePages) throws(HTTPServerError) {
         self.configuration = configuration
+        self.pages = pages
         aasaTag = EntityTag.strong(for: configuration.aasa.bytes)
         // Exactly `application/json` (no charset parameter): it is what Apple's checklists and
         // validators look for, and JSON is UTF-8 by definition.
@@ -25,10 +26,5 @@ final class HostedSite: Sendable {
             body: configuration.aasa.bytes
         )
         aasaNotModified = try PreparedResponse(status: 304, headers: ["ETag": aasaTag, "Cache-Control": cacheControl])
-        notFound = try PreparedResponse(
-            status: 404,
-            headers: ["Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"],
-            body: Array("Not Found: \(configuration.app.name) has no page at this address.\n".utf8)
-        )
     }
 }

@@ -8,8 +8,10 @@ struct LinkhostResponder: HTTPResponder {
     let health: HealthReporter
     let methodNotAllowed: PreparedResponse
     let unknownHost: PreparedResponse
+    let staticFiles: StaticFiles
 
-    init(sites: [HostedSite], unknownHostPolicy: UnknownHostPolicy, health: HealthReporter) throws(HTTPServerError) {
+    init(sites: [HostedSite], unknownHostPolicy: UnknownHostPolicy, health: HealthReporter, staticFiles: StaticFiles) throws(HTTPServerError) {
+        self.staticFiles = staticFiles
         var entries: [(host: String, site: HostedSite)] = []
         for site in sites {
             for host in site.configuration.hosts { entries.append((host, site)) }
@@ -51,6 +53,14 @@ struct LinkhostResponder: HTTPResponder {
             }
             return HTTPResponse(site.aasaResponse, annotation: HitAnnotation(kind: .aasa, siteID: siteID))
         }
-        return HTTPResponse(site.notFound, annotation: HitAnnotation(kind: .notFound, siteID: siteID))
+        if request.path.hasPrefix("/static/") || request.path == "/robots.txt" {
+            let path = request.path == "/robots.txt" ? "/static/robots.txt" : request.path
+            if let file = staticFiles.response(for: path, ifNoneMatch: request.headers["If-None-Match"]) {
+                return HTTPResponse(file, annotation: HitAnnotation(kind: .staticFile, siteID: siteID))
+            }
+            return site.pages.notFound(for: request)
+        }
+        let query = request.queryItems.map { (name: $0.name, value: $0.value) }
+        return site.pages.response(for: request, route: site.configuration.router.route(rawPath: request.rawPath, query: query))
     }
 }

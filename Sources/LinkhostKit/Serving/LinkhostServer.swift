@@ -14,11 +14,14 @@ public final class LinkhostServer: Sendable {
         self.configuration = configuration
         self.logger = logger
         let health = HealthReporter(sites: configuration.sites)
+        let publicDirectory = configuration.server.publicDirectory
+        let staticFiles = try StaticFiles.load(from: publicDirectory + "/static")
         var sites: [HostedSite] = []
         for site in configuration.sites {
-            sites.append(try HostedSite(site, cacheControl: configuration.server.aasaCacheControl))
+            let pages = try SitePages(site: site, publicDirectory: publicDirectory, publicScheme: configuration.server.publicScheme)
+            sites.append(try HostedSite(site, cacheControl: configuration.server.aasaCacheControl, pages: pages))
         }
-        let responder = try LinkhostResponder(sites: sites, unknownHostPolicy: configuration.server.unknownHost, health: health)
+        let responder = try LinkhostResponder(sites: sites, unknownHostPolicy: configuration.server.unknownHost, health: health, staticFiles: staticFiles)
         let settings = configuration.server
         let httpConfiguration = HTTPServerConfiguration(
             address: settings.listenAddress,

@@ -1,0 +1,99 @@
+/// Routes a link to the first rule that matches it, the way the AASA file generated from the same
+/// rules decides on a device; then checks the values the rule needs.
+///
+/// A rule matches when its path template matches and, for its query parameters: every fixed one has
+/// its value in every occurrence; every "absent" one is absent or empty; every required one is
+/// present and non-empty (AASA `?*`). Optional parameters do not take part in matching — exactly the
+/// AASA component the rule generates. Only after a match are values checked against their types, so
+/// a malformed value is a broken link of that rule (400), never a different rule or a 404.
+public struct LinkRouter: Sendable {
+    public let rules: [LinkRule]
+    /// Optional query parameters any rule passes on to the app URL when present and valid.
+    public let passThrough: [LinkParameter]
+
+    public init(rules: [LinkRule], passThrough: [LinkParameter] = []) {
+        self.rules = rules
+        self.passThrough = passThrough
+    }
+
+    /// The rule named `name`.
+    public func rule(named name: String) -> LinkRule? { rules.first { $0.name == name } }
+
+    /// Routes a request path (as sent, percent-encoded) and its decoded query items.
+    public func route(rawPath: String, query: [(name: String, value: String?)]) -> RouteResult {
+        var closest: (rule: LinkRule, unmet: Int, problem: LinkProblem)?
+        for rule in rules {
+            guard let rawCaptures = rule.path.match(rawPath: rawPath, caseSensitive: rule.caseSensitive) else { continue }
+            let unmet = unmetConstraints(of: rule, in: query)
+            if let first = unmet.first {
+                if closest == nil || unmet.count < closest!.unmet {
+                    closest = (rule, unmet.count, first)
+                }
+                continue
+            }
+            return check(rule, rawCaptures: rawCaptures, query: query)
+        }
+        if let closest { return .badLink(rule: closest.rule, problem: closest.problem) }
+        return .noRule
+    }
+
+    /// The AASA-level constraints the query does not meet, as problems, in parameter order.
+    private func unmetConstraints(of rule: LinkRule, in query: [(name: String, value: String?)]) -> [LinkProblem] {
+        var unmet: [LinkProblem] = []
+        for parameter in rule.queryParameters {
+            let values = query.filter { $0.name == parameter.name }.map { $0.value ?? "" }
+            switch parameter.constraint {
+            case .fixed(let expected):
+                let equal: (String) -> Bool = rule.caseSensitive ? { $0 == expected } : { $0.lowercased() == expected.lowercased() }
+                if values.isEmpty {
+                    unmet.append(.missing(parameter: parameter.name))
+                } else if !values.allSatisfy(equal) {
+                    unmet.append(.wrongValue(parameter: parameter.name, expected: expected))
+                }
+            case .absent:
+                if !values.allSatisfy(\.isEmpty) { unmet.append(.unexpected(parameter: parameter.name)) }
+            case .typed(_, let required):
+                if required && (values.isEmpty || values.contains(where: \.isEmpty)) {
+                    unmet.append(.missing(parameter: parameter.name))
+                }
+            }
+        }
+        return unmet
+    }
+
+    /// Type checks after a match, and the app URL.
+    private func check(_ rule: LinkRule, rawCaptures: [String: String], query: [(name: String, value: String?)]) -> RouteResult {
+        var values: [String: String] = [:]
+        for parameter in rule.parameters {
+            switch parameter.location {
+            case .path:
+                guard let raw = rawCaptures[parameter.name] else { return .badLink(rule: rule, problem: .missing(parameter: parameter.name)) }
+                guard let decoded = PercentEncoding.decode(raw), let type = parameter.type, type.accepts(decoded) else {
+                    return .badLink(rule: rule, problem: .malformed(parameter: parameter.name, expected: parameter.type ?? .text))
+                }
+                values[parameter.name] = decoded
+            case .query:
+                let given = query.filter { $0.name == parameter.name }.map { $0.value ?? "" }.filter { !$0.isEmpty }
+                guard let first = given.first else { continue }
+                if given.contains(where: { $0 != first }) { return .badLink(rule: rule, problem: .repeated(parameter: parameter.name)) }
+                if let type = parameter.type, !type.accepts(first) {
+                    return .badLink(rule: rule, problem: .malformed(parameter: parameter.name, expected: type))
+                }
+                values[parameter.name] = first
+            }
+        }
+        var carried: [PassThroughValue] = []
+        for item in query {
+            guard let parameter = passThrough.first(where: { $0.name == item.name }), rule.parameter(item.name) == nil,
+                let value = item.value, !value.isEmpty, parameter.type?.accepts(value) ?? true,
+                !carried.contains(where: { $0.name == item.name })
+            else { continue }
+            carried.append(PassThroughValue(name: item.name, value: value))
+        }
+        guard let appURL = rule.appURL.expand(values, extraQuery: carried.map { ($0.name, $0.value) }) else {
+            // The config check guarantees required placeholders have required parameters.
+            return .badLink(rule: rule, problem: .missing(parameter: rule.appURL.requiredPlaceholders.first { values[$0] == nil } ?? "?"))
+        }
+        return .page(LinkMatch(rule: rule, values: values, passThrough: carried, appURL: appURL))
+    }
+}

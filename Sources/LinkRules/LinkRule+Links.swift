@@ -1,0 +1,51 @@
+/// Building the web link of a rule from values: for `linkhost link`, for a page's canonical URL,
+/// and for example checks.
+extension LinkRule {
+    /// Why a link cannot be built from the given values.
+    public enum LinkBuildError: Error, Sendable, Equatable, CustomStringConvertible {
+        case missing(String)
+        case malformed(String, ParameterType)
+        case unknown(String)
+
+        public var description: String {
+            switch self {
+            case .missing(let name): "\(name) is required"
+            case .malformed(let name, let type): "\(name) is not a valid \(type.rawValue)"
+            case .unknown(let name): "the rule has no parameter \(name)"
+            }
+        }
+    }
+
+    /// `path?query` for decoded `values` (fixed parameters are filled in), followed by `extraQuery`
+    /// items (UTM parameters). Values are checked against their types.
+    public func link(values: [String: String], extraQuery: [(name: String, value: String)] = []) throws(LinkBuildError) -> String {
+        for name in values.keys where parameter(name) == nil { throw .unknown(name) }
+        var query: [String] = []
+        for parameter in parameters {
+            let value = values[parameter.name]
+            switch parameter.constraint {
+            case .fixed(let fixed):
+                query.append("\(PercentEncoding.encode(parameter.name))=\(PercentEncoding.encode(fixed))")
+                continue
+            case .absent:
+                continue
+            case .typed(let type, _):
+                guard let value, !value.isEmpty else {
+                    if parameter.isRequired { throw .missing(parameter.name) }
+                    continue
+                }
+                guard type.accepts(value) else { throw .malformed(parameter.name, type) }
+                if parameter.location == .query {
+                    query.append("\(PercentEncoding.encode(parameter.name))=\(PercentEncoding.encode(value))")
+                }
+            }
+        }
+        for item in extraQuery {
+            query.append("\(PercentEncoding.encode(item.name))=\(PercentEncoding.encode(item.value))")
+        }
+        guard let path = path.expand(values) else {
+            throw .missing(path.placeholderNames.first { (values[$0] ?? "").isEmpty } ?? "?")
+        }
+        return query.isEmpty ? path : path + "?" + query.joined(separator: "&")
+    }
+}

@@ -1,0 +1,47 @@
+/// The kinds of values a link parameter can hold; each knows what it accepts.
+///
+/// Values are checked after percent-decoding. The checks are deliberately strict: a value that is
+/// not exactly what the app expects makes the link a broken link (400), not a server error.
+public enum ParameterType: String, Sendable, CaseIterable {
+    /// A decimal id: 1 to 18 digits (forum, thread, post and user ids).
+    case id
+    /// A 1-based page number (1 to 99999), or `last` or `unread`.
+    case page
+    /// An invite code: 4 to 32 ASCII letters, digits, `-` or `_` (Rowhni's are the first eight
+    /// characters of a UUID, upper-cased; its tests use `TEST123`).
+    case inviteCode
+    /// A URL-friendly name: 1 to 100 letters (any script), digits, `-`, `_`, `.` or `~`.
+    case slug
+    /// Free text: 1 to 200 characters, no control characters.
+    case text
+    /// `0` or `1`.
+    case flag
+
+    /// Whether `value` (percent-decoded) is acceptable.
+    public func accepts(_ value: String) -> Bool {
+        switch self {
+        case .id:
+            return (1...18).contains(value.utf8.count) && value.utf8.allSatisfy(Self.isDigit)
+        case .page:
+            if value == "last" || value == "unread" { return true }
+            guard (1...5).contains(value.utf8.count), value.utf8.allSatisfy(Self.isDigit), let number = Int(value) else { return false }
+            return number >= 1
+        case .inviteCode:
+            return (4...32).contains(value.utf8.count)
+                && value.utf8.allSatisfy { Self.isASCIILetterOrDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+        case .slug:
+            return (1...100).contains(value.count)
+                && value.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.~".unicodeScalars.contains($0) }
+        case .text:
+            return (1...200).contains(value.count) && !value.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        case .flag:
+            return value == "0" || value == "1"
+        }
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+    }
+}

@@ -1,0 +1,152 @@
+/// A rule's path: literal text with `{name}` placeholders, e.g. `/familymember/{name}/`.
+///
+/// It matches request paths exactly the way its AASA pattern (each placeholder becomes `?*`)
+/// matches them on a device, so the fallback page and the app always agree on which rule a link
+/// belongs to:
+/// - comparison is on the path as sent (percent-encoded), as AASA's default `percentEncoded: true`;
+/// - a placeholder takes one or more characters of any kind, `/` included, as `?*` does; its type
+///   then decides whether the value is acceptable (a bad value is a broken link, not a 404);
+/// - a run of leading slashes counts as one and trailing slashes do not count, on both sides
+///   (spec §3.10), and an empty path is `/`.
+public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
+    enum Piece: Sendable, Equatable {
+        case literal([UInt8])
+        case placeholder(String)
+    }
+
+    /// The template as written in the config.
+    public let text: String
+    let pieces: [Piece]
+
+    /// Parses a template; `nil` with a reason when it is not usable.
+    public static func parse(_ text: String) -> Result<PathTemplate, PathTemplateError> {
+        guard text.hasPrefix("/") else { return .failure(PathTemplateError("a path must start with '/'")) }
+        if text.contains("?") || text.contains("#") {
+            return .failure(PathTemplateError("a path must not contain '?' or '#'; declare query parameters under \"params\""))
+        }
+        if text.contains("*") {
+            return .failure(PathTemplateError("'*' is not allowed; name the variable part with a {placeholder}"))
+        }
+        var pieces: [Piece] = []
+        var literal: [UInt8] = []
+        var rest = Substring(String(decoding: normalized(Array(text.utf8)), as: UTF8.self))
+        while let open = rest.firstIndex(of: "{") {
+            literal += Array(rest[..<open].utf8)
+            guard let close = rest[open...].firstIndex(of: "}") else {
+                return .failure(PathTemplateError("a '{' has no matching '}'"))
+            }
+            let name = String(rest[rest.index(after: open)..<close])
+            guard LinkRuleNames.isValidParameterName(name) else {
+                return .failure(PathTemplateError("\"{\(name)}\" is not a valid placeholder; use letters, digits and '_'"))
+            }
+            if case .placeholder = pieces.last, literal.isEmpty {
+                return .failure(PathTemplateError("two placeholders must be separated by literal text"))
+            }
+            if !literal.isEmpty { pieces.append(.literal(literal)) }
+            literal = []
+            pieces.append(.placeholder(name))
+            rest = rest[rest.index(after: close)...]
+        }
+        if rest.contains("}") { return .failure(PathTemplateError("a '}' has no matching '{'")) }
+        literal += Array(rest.utf8)
+        if !literal.isEmpty { pieces.append(.literal(literal)) }
+        return .success(PathTemplate(text: text, pieces: pieces))
+    }
+
+    private init(text: String, pieces: [Piece]) {
+        self.text = text
+        self.pieces = pieces
+    }
+
+    /// Names of the placeholders, in order.
+    public var placeholderNames: [String] {
+        pieces.compactMap { if case .placeholder(let name) = $0 { name } else { nil } }
+    }
+
+    /// The AASA `/` pattern: the template with every placeholder as `?*`.
+    public var aasaPattern: String {
+        var pattern = ""
+        for piece in pieces {
+            switch piece {
+            case .literal(let bytes): pattern += String(decoding: bytes, as: UTF8.self)
+            case .placeholder: pattern += "?*"
+            }
+        }
+        return pattern.isEmpty ? "/" : pattern
+    }
+
+    /// The placeholder values (still percent-encoded) when `rawPath` matches, else `nil`.
+    public func match(rawPath: String, caseSensitive: Bool = true) -> [String: String]? {
+        var path = Self.normalized(Array(rawPath.utf8))
+        var pieces = self.pieces
+        if !caseSensitive {
+            path = path.map(Self.lowercased)
+            pieces = pieces.map { if case .literal(let bytes) = $0 { .literal(bytes.map(Self.lowercased)) } else { $0 } }
+        }
+        var captures: [String: String] = [:]
+        guard Self.match(pieces[...], path[...], &captures, original: Self.normalized(Array(rawPath.utf8))) else { return nil }
+        return captures
+    }
+
+    /// Builds a path from decoded values (percent-encoding each); `nil` if one is missing.
+    public func expand(_ values: [String: String]) -> String? {
+        var path = ""
+        for piece in pieces {
+            switch piece {
+            case .literal(let bytes): path += String(decoding: bytes, as: UTF8.self)
+            case .placeholder(let name):
+                guard let value = values[name], !value.isEmpty else { return nil }
+                path += PercentEncoding.encode(value)
+            }
+        }
+        return path.isEmpty ? "/" : path
+    }
+
+    public var description: String { text }
+
+    // MARK: matching
+
+    /// Leftmost-shortest matching: an earlier placeholder takes as little as it can. With literals
+    /// between placeholders this is a handful of scans; a path is at most a few KB.
+    private static func match(_ pieces: ArraySlice<Piece>, _ path: ArraySlice<UInt8>, _ captures: inout [String: String], original: [UInt8]) -> Bool {
+        guard let first = pieces.first else { return path.isEmpty }
+        switch first {
+        case .literal(let bytes):
+            guard path.starts(with: bytes) else { return false }
+            return match(pieces.dropFirst(), path.dropFirst(bytes.count), &captures, original: original)
+        case .placeholder(let name):
+            guard !path.isEmpty else { return false }
+            for end in (path.startIndex + 1)...path.endIndex {
+                var attempt = captures
+                if match(pieces.dropFirst(), path[end...], &attempt, original: original) {
+                    // Capture from the original bytes so case-insensitive matching keeps the value's case.
+                    attempt[name] = String(decoding: original[path.startIndex..<end], as: UTF8.self)
+                    captures = attempt
+                    return true
+                }
+            }
+            return false
+        }
+    }
+
+    /// One leading slash, no trailing slashes, `/` when empty.
+    static func normalized(_ bytes: [UInt8]) -> [UInt8] {
+        var start = bytes.startIndex
+        while start + 1 < bytes.endIndex, bytes[start] == UInt8(ascii: "/"), bytes[start + 1] == UInt8(ascii: "/") { start += 1 }
+        var end = bytes.endIndex
+        while end > start + 1, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        let trimmed = Array(bytes[start..<end])
+        return trimmed.isEmpty ? [UInt8(ascii: "/")] : trimmed
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+    }
+}
+
+/// Why a path template cannot be used.
+public struct PathTemplateError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let reason: String
+    init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}

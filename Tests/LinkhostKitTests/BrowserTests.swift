@@ -1,0 +1,38 @@
+import Foundation
+import LinkhostKit
+import OrderedJSON
+import TestSupport
+import Testing
+
+/// A real browser against a real server: headless Chromium (Debian's, driven by Selenium) loads
+/// fallback pages with an iPhone user agent, including hostile links, and reports what ran.
+/// scripts/test installs Chromium, chromedriver and Selenium; this test fails if they are missing.
+@Suite("Fallback pages in Chromium", .serialized)
+struct BrowserTests {
+    @Test func pagesRenderSafelyWithWorkingButtonsAndNonBlankScreenshots() throws {
+        let python = ProjectPaths.root + "/.build-venv/bin/python"
+        #expect(FileManager.default.isExecutableFile(atPath: python), "run scripts/test (it makes .build-venv with Selenium)")
+        #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"), "scripts/test installs Debian's chromium")
+        #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"), "scripts/test installs Debian's chromium-driver")
+
+        let server = try startedServer(try shippedConfiguration())
+        defer { server.stop() }
+        let screenshots = ProjectPaths.root + "/.build/screenshots"
+        try FileManager.default.createDirectory(atPath: screenshots, withIntermediateDirectories: true)
+        let result = try ChildProcess.run(python, [ProjectPaths.root + "/Tests/Browser/browser_check.py", "--port", "\(server.port)", "--out", screenshots], timeoutSeconds: 240)
+        #expect(result.status == 0, "\(result.output)\n\(result.error)")
+        let report = try JSONParser().parse(result.output)
+        #expect(report["failures"] == .array([]), "\(report["failures"]?.jsonText() ?? "")")
+        let pages = report["pages"]?.arrayElements ?? []
+        #expect(pages.count == 9)
+        #expect(pages.allSatisfy { $0["ok"] == true })
+        for kind in ["mobile", "desktop"] {
+            let shot = try #require(report["screenshots"]?[kind])
+            #expect(shot["blank"] == false)
+            let path = try #require(shot["path"]?.stringValue)
+            let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+            #expect(size > 5_000, "\(kind) screenshot is \(size) bytes")
+        }
+        #expect(report["copyButton"]?["after"] != report["copyButton"]?["before"])
+    }
+}
