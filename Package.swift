@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
     ],
     targets: [
         // C bridges: libmicrohttpd and SQLite with small non-variadic shims (see each shim.h).
@@ -57,12 +58,22 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // A local certificate authority and host certificates for device testing over HTTPS.
+        .target(
+            name: "DevCertificates",
+            dependencies: [
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictness
+        ),
         // The product: configuration, sites, AASA hosting and request routing.
         .target(
             name: "LinkhostKit",
             dependencies: [
                 "HTTPServer",
                 "OrderedJSON",
+                "AASAKit",
                 "LinkRules",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -73,6 +84,7 @@ let package = Package(
             name: "LinkhostCLI",
             dependencies: [
                 "LinkhostKit",
+                "DevCertificates",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -29,7 +29,7 @@ public final class HTTPServer: Sendable {
     private enum Lifecycle: @unchecked Sendable {
         // The daemon pointer is only touched under the mutex; MHD's own calls on it are thread-safe.
         case idle
-        case running(daemon: OpaquePointer, retainedSelf: Unmanaged<HTTPServer>)
+        case running(daemon: OpaquePointer, retainedSelf: Unmanaged<HTTPServer>, tlsStrings: [UnsafeMutablePointer<CChar>])
         case stopped
     }
 
@@ -63,7 +63,7 @@ public final class HTTPServer: Sendable {
     /// Counters for health checks.
     public var statistics: HTTPServerStatistics {
         let connections = lifecycle.withLock { state -> Int in
-            if case .running(let daemon, _) = state { return Int(linkhost_mhd_current_connections(daemon)) }
+            if case .running(let daemon, _, _) = state { return Int(linkhost_mhd_current_connections(daemon)) }
             return 0
         }
         return HTTPServerStatistics(
@@ -96,37 +96,54 @@ public final class HTTPServer: Sendable {
                 linkhost_mhd_option(MHD_OPTION.URI_LOG_CALLBACK, unsafeBitCast(MHDCallbacks.requestStarted, to: Int.self), context),
                 linkhost_mhd_option(MHD_OPTION.NOTIFY_COMPLETED, unsafeBitCast(MHDCallbacks.requestCompleted, to: Int.self), context),
             ]
+            // C copies of the PEM text and priorities, alive until stop (libmicrohttpd keeps pointers).
+            var tlsStrings: [UnsafeMutablePointer<CChar>] = []
+            if let tls = configuration.tls {
+                guard MHD_is_feature_supported(MHD_FEATURE.FEATURE_TLS) == MHD_Result.YES else {
+                    retained.release()
+                    close(socket.descriptor)
+                    throw .cannotStart("this libmicrohttpd was built without TLS support")
+                }
+                tlsStrings = [strdup(tls.certificateChainPEM), strdup(tls.privateKeyPEM), strdup(TLSCredentials.priorities)]
+                options.append(linkhost_mhd_option(MHD_OPTION.HTTPS_MEM_CERT, 0, tlsStrings[0]))
+                options.append(linkhost_mhd_option(MHD_OPTION.HTTPS_MEM_KEY, 0, tlsStrings[1]))
+                options.append(linkhost_mhd_option(MHD_OPTION.HTTPS_PRIORITIES, 0, tlsStrings[2]))
+            }
             if configuration.threadCount > 1 {
                 options.append(linkhost_mhd_option(MHD_OPTION.THREAD_POOL_SIZE, configuration.threadCount, nil))
             }
             options.append(linkhost_mhd_option(MHD_OPTION.END, 0, nil))
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
             if configuration.turbo { flags |= MHD_USE_TURBO.rawValue }
+            if configuration.tls != nil { flags |= MHD_USE_TLS.rawValue }
             let daemon = options.withUnsafeMutableBufferPointer { buffer in
                 linkhost_mhd_start(flags, MHDCallbacks.handleRequest, context, buffer.baseAddress)
             }
             guard let daemon else {
                 retained.release()
                 close(socket.descriptor)
-                throw .cannotStart("libmicrohttpd refused the options (see the log above for its reason)")
+                tlsStrings.forEach { free($0) }
+                throw .cannotStart(configuration.tls == nil
+                    ? "libmicrohttpd refused the options (see the log above for its reason)"
+                    : "libmicrohttpd could not use the TLS certificate and key (are they PEM, and does the key belong to the certificate?)")
             }
             boundPort.store(socket.port, ordering: .releasing)
-            state = .running(daemon: daemon, retainedSelf: retained)
+            state = .running(daemon: daemon, retainedSelf: retained, tlsStrings: tlsStrings)
         }
     }
 
     /// Stops gracefully: no new connections, requests in flight finish (up to
     /// `shutdownGraceSeconds`), then every connection is closed. Returns when all of that is done.
     public func stop() {
-        let running: (OpaquePointer, Unmanaged<HTTPServer>)? = lifecycle.withLock { state in
-            guard case .running(let daemon, let retained) = state else {
+        let running: (OpaquePointer, Unmanaged<HTTPServer>, [UnsafeMutablePointer<CChar>])? = lifecycle.withLock { state in
+            guard case .running(let daemon, let retained, let tlsStrings) = state else {
                 if case .idle = state { state = .stopped }
                 return nil
             }
             state = .stopped
-            return (daemon, retained)
+            return (daemon, retained, tlsStrings)
         }
-        guard let (daemon, retained) = running else { return }
+        guard let (daemon, retained, tlsStrings) = running else { return }
         let listener = MHD_quiesce_daemon(daemon)
         if listener >= 0 { close(listener) }
         let deadline = MonotonicClock.now() + UInt64(configuration.shutdownGraceSeconds * 1_000_000_000)
@@ -138,6 +155,7 @@ public final class HTTPServer: Sendable {
             logger.warning("closing \(unfinished) request(s) still in flight after the \(configuration.shutdownGraceSeconds)s grace period")
         }
         MHD_stop_daemon(daemon)
+        tlsStrings.forEach { free($0) }
         // MHD has run every completion callback by now; nothing refers to `self` through C any more.
         retained.release()
     }

@@ -27,6 +27,8 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var shutdownGraceSeconds: Double
     /// libmicrohttpd's opportunistic read/write mode, which saves an epoll round per request.
     public var turbo: Bool
+    /// Serve HTTPS with these credentials instead of plain HTTP.
+    public var tls: TLSCredentials?
 
     public init(
         address: String = "127.0.0.1",
@@ -39,7 +41,8 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         maximumBodySize: Int = 64 * 1024,
         listenBacklog: Int = 511,
         shutdownGraceSeconds: Double = 10,
-        turbo: Bool = true
+        turbo: Bool = true,
+        tls: TLSCredentials? = nil
     ) {
         self.address = address
         self.port = port
@@ -52,6 +55,7 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         self.listenBacklog = listenBacklog
         self.shutdownGraceSeconds = shutdownGraceSeconds
         self.turbo = turbo
+        self.tls = tls
     }
 
     /// One worker per processor, as libmicrohttpd's manual recommends for its thread-pool mode.

@@ -14,3 +14,15 @@ extension HTTPServerStatistics {
     /// All counters at zero, as before a server starts.
     public static let zero = HTTPServerStatistics(requestsInFlight: 0, responsesSent: 0, exchangesCutShort: 0, openConnections: 0)
 }
+
+extension HTTPServerStatistics {
+    /// The counters of two listeners together.
+    public static func + (lhs: HTTPServerStatistics, rhs: HTTPServerStatistics) -> HTTPServerStatistics {
+        HTTPServerStatistics(
+            requestsInFlight: lhs.requestsInFlight + rhs.requestsInFlight,
+            responsesSent: lhs.responsesSent + rhs.responsesSent,
+            exchangesCutShort: lhs.exchangesCutShort + rhs.exchangesCutShort,
+            openConnections: lhs.openConnections + rhs.openConnections
+        )
+    }
+}

@@ -6,6 +6,11 @@
 /// present and non-empty (AASA `?*`). Optional parameters do not take part in matching — exactly the
 /// AASA component the rule generates. Only after a match are values checked against their types, so
 /// a malformed value is a broken link of that rule (400), never a different rule or a 404.
+///
+/// Matching reads the query as sent, as AASA's default `percentEncoded: true` does: items split on
+/// `&` and `=`, names and values not decoded, `+` a plus. So `goto=pos%74` is not `goto=post` for
+/// the page, just as it is not for the device. Values are percent-decoded only to check and use them
+/// (a broken escape makes the value malformed); `+` stays `+`, as the app's `URLComponents` reads it.
 public struct LinkRouter: Sendable {
     public let rules: [LinkRule]
     /// Optional query parameters any rule passes on to the app URL when present and valid.
@@ -19,8 +24,9 @@ public struct LinkRouter: Sendable {
     /// The rule named `name`.
     public func rule(named name: String) -> LinkRule? { rules.first { $0.name == name } }
 
-    /// Routes a request path (as sent, percent-encoded) and its decoded query items.
-    public func route(rawPath: String, query: [(name: String, value: String?)]) -> RouteResult {
+    /// Routes a request path and query, both as sent (percent-encoded).
+    public func route(rawPath: String, rawQuery: String?) -> RouteResult {
+        let query = Self.rawItems(rawQuery)
         var closest: (rule: LinkRule, unmet: Int, problem: LinkProblem)?
         for rule in rules {
             guard let rawCaptures = rule.path.match(rawPath: rawPath, caseSensitive: rule.caseSensitive) else { continue }
@@ -37,11 +43,30 @@ public struct LinkRouter: Sendable {
         return .noRule
     }
 
+    /// Query items as sent: split on `&` (empty pieces dropped) and the first `=`; an item without
+    /// `=` has an empty value, as AASA reads it.
+    static func rawItems(_ rawQuery: String?) -> [(name: String, value: String)] {
+        guard let rawQuery else { return [] }
+        return rawQuery.split(separator: "&", omittingEmptySubsequences: true).map { piece in
+            if let equals = piece.firstIndex(of: "=") {
+                return (String(piece[..<equals]), String(piece[piece.index(after: equals)...]))
+            }
+            return (String(piece), "")
+        }
+    }
+
+    /// The raw values of the items named `name` (names compared without case for case-insensitive rules).
+    private static func values(of name: String, in query: [(name: String, value: String)], caseSensitive: Bool) -> [String] {
+        caseSensitive
+            ? query.filter { $0.name == name }.map(\.value)
+            : query.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+    }
+
     /// The AASA-level constraints the query does not meet, as problems, in parameter order.
-    private func unmetConstraints(of rule: LinkRule, in query: [(name: String, value: String?)]) -> [LinkProblem] {
+    private func unmetConstraints(of rule: LinkRule, in query: [(name: String, value: String)]) -> [LinkProblem] {
         var unmet: [LinkProblem] = []
         for parameter in rule.queryParameters {
-            let values = query.filter { $0.name == parameter.name }.map { $0.value ?? "" }
+            let values = Self.values(of: parameter.name, in: query, caseSensitive: rule.caseSensitive)
             switch parameter.constraint {
             case .fixed(let expected):
                 let equal: (String) -> Bool = rule.caseSensitive ? { $0 == expected } : { $0.lowercased() == expected.lowercased() }
@@ -62,7 +87,7 @@ public struct LinkRouter: Sendable {
     }
 
     /// Type checks after a match, and the app URL.
-    private func check(_ rule: LinkRule, rawCaptures: [String: String], query: [(name: String, value: String?)]) -> RouteResult {
+    private func check(_ rule: LinkRule, rawCaptures: [String: String], query: [(name: String, value: String)]) -> RouteResult {
         var values: [String: String] = [:]
         for parameter in rule.parameters {
             switch parameter.location {
@@ -73,19 +98,23 @@ public struct LinkRouter: Sendable {
                 }
                 values[parameter.name] = decoded
             case .query:
-                let given = query.filter { $0.name == parameter.name }.map { $0.value ?? "" }.filter { !$0.isEmpty }
+                let given = Self.values(of: parameter.name, in: query, caseSensitive: rule.caseSensitive).filter { !$0.isEmpty }
                 guard let first = given.first else { continue }
                 if given.contains(where: { $0 != first }) { return .badLink(rule: rule, problem: .repeated(parameter: parameter.name)) }
-                if let type = parameter.type, !type.accepts(first) {
-                    return .badLink(rule: rule, problem: .malformed(parameter: parameter.name, expected: type))
+                if case .fixed(let value) = parameter.constraint {
+                    values[parameter.name] = value
+                    continue
                 }
-                values[parameter.name] = first
+                guard let decoded = PercentEncoding.decode(first), parameter.type?.accepts(decoded) ?? true else {
+                    return .badLink(rule: rule, problem: .malformed(parameter: parameter.name, expected: parameter.type ?? .text))
+                }
+                values[parameter.name] = decoded
             }
         }
         var carried: [PassThroughValue] = []
         for item in query {
             guard let parameter = passThrough.first(where: { $0.name == item.name }), rule.parameter(item.name) == nil,
-                let value = item.value, !value.isEmpty, parameter.type?.accepts(value) ?? true,
+                !item.value.isEmpty, let value = PercentEncoding.decode(item.value), parameter.type?.accepts(value) ?? true,
                 !carried.contains(where: { $0.name == item.name })
             else { continue }
             carried.append(PassThroughValue(name: item.name, value: value))

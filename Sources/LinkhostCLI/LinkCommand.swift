@@ -58,7 +58,7 @@ struct LinkCommand: ParsableCommand {
         let linkHost = host.flatMap(HostLookup.normalize).flatMap { site.hosts.contains($0) ? $0 : nil } ?? site.primaryHost
         // Route the link just built, as the server would, so the app URL shown is the one served.
         let target = HTTPRequestTargetParts(path)
-        guard case .page(let match) = site.router.route(rawPath: target.rawPath, query: target.query), match.rule.name == rule else {
+        guard case .page(let match) = site.router.route(rawPath: target.rawPath, rawQuery: target.rawQuery), match.rule.name == rule else {
             throw CLIFailure.runtime("the link \(path) does not route back to \(rule); run `linkhost check`")
         }
         StandardOutput.write("\(configuration.server.publicScheme)://\(linkHost)\(path)\n\(match.appURL)\n")

@@ -18,12 +18,27 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("IP address to listen on, overriding server.listen.address (0.0.0.0, ::, 127.0.0.1, ...).", valueName: "addr"))
     var host: String?
 
+    @Option(name: .long, help: ArgumentHelp("PEM certificate chain: serve HTTPS (overrides server.tls.certificate).", valueName: "path"))
+    var tlsCert: String?
+
+    @Option(name: .long, help: ArgumentHelp("PEM private key of --tls-cert.", valueName: "path"))
+    var tlsKey: String?
+
+    @Option(name: .long, help: ArgumentHelp("HTTPS port (default: server.tls.port, else 8443).", valueName: "n"))
+    var tlsPort: Int?
+
     @Option(name: .long, help: "How much to log.")
     var logLevel: LogLevelOption = .info
 
     func validate() throws {
         if let port, !(0...65535).contains(port) {
             throw ValidationError("--port \(port) is outside 0...65535")
+        }
+        if let tlsPort, !(0...65535).contains(tlsPort) {
+            throw ValidationError("--tls-port \(tlsPort) is outside 0...65535")
+        }
+        if (tlsCert == nil) != (tlsKey == nil) {
+            throw ValidationError("--tls-cert and --tls-key go together: give both, or neither")
         }
     }
 
@@ -44,6 +59,25 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let port { configuration.server.port = port }
         if let host { configuration.server.listenAddress = host }
+        if let tlsCert, let tlsKey {
+            switch TLSSettings.load(certificatePath: tlsCert, keyPath: tlsKey) {
+            case .success(let pem):
+                var tls = configuration.server.tls ?? TLSSettings(certificatePath: tlsCert, keyPath: tlsKey, certificatePEM: pem.certificate, keyPEM: pem.key)
+                tls.certificatePath = tlsCert
+                tls.keyPath = tlsKey
+                tls.certificatePEM = pem.certificate
+                tls.keyPEM = pem.key
+                configuration.server.tls = tls
+            case .failure(let failure):
+                throw CLIFailure.unusableInput("\(failure.which == .certificate ? "--tls-cert" : "--tls-key"): \(failure.problem); `linkhost dev-cert --host <name>` makes a certificate and key")
+            }
+        }
+        if let tlsPort {
+            guard configuration.server.tls != nil else {
+                throw CLIFailure.unusableInput("--tls-port needs a certificate: give --tls-cert and --tls-key, or server.tls in the config")
+            }
+            configuration.server.tls?.port = tlsPort
+        }
 
         let server: LinkhostServer
         do {

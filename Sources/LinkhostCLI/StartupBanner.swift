@@ -7,12 +7,18 @@ struct StartupBanner {
 
     var text: String {
         let configuration = server.configuration
-        var lines = ["linkhost \(LinkhostVersion.current) listening on \(server.baseURL)"]
+        var lines = ["linkhost \(LinkhostVersion.current) listening on \(server.baseURLs.joined(separator: " and "))"]
+        if let tls = configuration.server.tls {
+            lines.append("HTTPS with \(tls.certificatePath); plain HTTP: \(tls.plainHTTP.rawValue)")
+        }
         for site in configuration.sites {
             lines.append("site \(site.id) (\(site.app.name)):")
             for host in site.hosts {
                 let probeHost = host.hasPrefix("*.") ? "www" + host.dropFirst(1) : host
-                lines.append("  curl -sI -H 'Host: \(probeHost)' \(server.baseURL)/.well-known/apple-app-site-association")
+                for base in server.baseURLs {
+                    let client = base.hasPrefix("https") ? "curl -sI --resolve \(probeHost):\(server.tlsPort):127.0.0.1 https://\(probeHost):\(server.tlsPort)" : "curl -sI -H 'Host: \(probeHost)' \(base)"
+                    lines.append("  \(client)/.well-known/apple-app-site-association")
+                }
             }
             let entitlements = site.hosts.map { "applinks:\($0)" }.joined(separator: " ")
             lines.append("  entitlements: \(entitlements)   (device testing: add ?mode=developer)")

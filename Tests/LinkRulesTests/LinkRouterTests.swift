@@ -31,22 +31,16 @@ enum SampleRules {
     ])
 }
 
-func query(_ text: String) -> [(name: String, value: String?)] {
-    text.split(separator: "&").map { piece in
-        let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        return (String(parts[0]), parts.count > 1 ? PercentEncoding.decode(String(parts[1])) ?? String(parts[1]) : nil)
-    }
-}
 
 @Suite("Routing links to rules")
 struct LinkRouterTests {
     private func appURL(_ router: LinkRouter, _ path: String, _ queryText: String = "") -> String? {
-        if case .page(let match) = router.route(rawPath: path, query: query(queryText)) { return match.appURL }
+        if case .page(let match) = router.route(rawPath: path, rawQuery: queryText.isEmpty ? nil : queryText) { return match.appURL }
         return nil
     }
 
     private func problem(_ router: LinkRouter, _ path: String, _ queryText: String = "") -> (String, LinkProblem)? {
-        if case .badLink(let rule, let problem) = router.route(rawPath: path, query: query(queryText)) { return (rule.name, problem) }
+        if case .badLink(let rule, let problem) = router.route(rawPath: path, rawQuery: queryText.isEmpty ? nil : queryText) { return (rule.name, problem) }
         return nil
     }
 
@@ -70,7 +64,7 @@ struct LinkRouterTests {
         #expect(problem(SampleRules.forum, "/member.php", "action=edit&userid=1")! == ("profileShort", .unexpected(parameter: "action")))
         #expect(problem(SampleRules.forum, "/addfriend")! == ("invite", .missing(parameter: "code")))
         #expect(problem(SampleRules.forum, "/addfriend", "code=")! == ("invite", .missing(parameter: "code")))
-        #expect(SampleRules.forum.route(rawPath: "/nowhere", query: []) == .noRule)
+        #expect(SampleRules.forum.route(rawPath: "/nowhere", rawQuery: nil) == .noRule)
     }
 
     @Test func everyOccurrenceOfAFixedParameterMustMatchAndRepeatsMustAgree() {
@@ -80,6 +74,18 @@ struct LinkRouterTests {
         #expect(problem(SampleRules.forum, "/addfriend", "code=ABCD&code=EFGH")! == ("invite", .repeated(parameter: "code")))
         #expect(appURL(SampleRules.forum, "/addfriend", "code=ABCD&code=ABCD") == "rowhni://addfriend?code=ABCD")
         #expect(appURL(SampleRules.forum, "/member.php", "action=&userid=3") == "awful://users/3")
+    }
+
+    @Test func matchingReadsTheQueryAsSentLikeAASA() {
+        // percentEncoded defaults to true: an encoded letter is not the letter, for the device and the page.
+        #expect(problem(SampleRules.forum, "/showthread.php", "goto=pos%74&postid=1")! == ("post", .wrongValue(parameter: "goto", expected: "post")))
+        #expect(problem(SampleRules.forum, "/addfriend", "%63ode=ABCD")! == ("invite", .missing(parameter: "code")))
+        // Values are decoded to be checked and used; a broken escape makes them malformed.
+        #expect(appURL(SampleRules.forum, "/addfriend", "code=AB%43D") == "rowhni://addfriend?code=ABCD")
+        #expect(problem(SampleRules.forum, "/addfriend", "code=AB%ZZ")! == ("invite", .malformed(parameter: "code", expected: .inviteCode)))
+        // `+` is a plus, as the app's URLComponents reads it.
+        #expect(problem(SampleRules.forum, "/addfriend", "code=AB+CD")! == ("invite", .malformed(parameter: "code", expected: .inviteCode)))
+        #expect(appURL(SampleRules.forum, "/member.php", "action&userid=3") == "awful://users/3")
     }
 
     @Test func passThroughParametersAreCarriedWhenValidAndDroppedOtherwise() {

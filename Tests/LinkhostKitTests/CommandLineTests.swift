@@ -1,5 +1,6 @@
 import Foundation
 import LinkhostKit
+import OrderedJSON
 import TestSupport
 import Testing
 
@@ -150,5 +151,96 @@ struct RoutesAndLinkCommandTests {
         let result = try ChildProcess.run(ProjectPaths.linkhostBinary, ["link"] + arguments + ["--config", ProjectPaths.shippedConfig])
         #expect(result.status == 2)
         #expect(result.error.contains(message), "\(result.error)")
+    }
+}
+
+@Suite("linkhost match and check")
+struct MatchAndCheckCommandTests {
+    /// The issue's acceptance: `linkhost match` answers for both shipped sites as the tables say.
+    @Test(arguments: ProductTables.rows)
+    func matchAnswersEveryTableRow(row: TableRow) throws {
+        let result = try ChildProcess.run(ProjectPaths.linkhostBinary, ["match", "https://\(row.host)\(row.target)", "--json", "--config", ProjectPaths.shippedConfig])
+        #expect(result.status == 0, "\(result.error)")
+        let answer = try JSONParser().parse(result.output)
+        #expect(answer["decision"] == "match")
+        #expect(answer["details"] == 0)
+        #expect(answer["component"]?.numberValue?.intValue != nil)
+        #expect(answer["app"]?.stringValue == (row.host == "rowhni.com" ? "TEAMID.com.yaman.rowhni" : "TEAMID.com.awfulapp.Awful"))
+        #expect(answer["explain"]?.stringValue?.hasPrefix("matched by applinks.details[0].components[") == true)
+        #expect(answer["page"]?["rule"]?.stringValue == row.rule)
+        #expect(answer["page"]?["appURL"]?.stringValue == row.appURL)
+    }
+
+    @Test func matchExplainsMissesAndExclusionsAndOtherHosts() throws {
+        let miss = try ChildProcess.run(ProjectPaths.linkhostBinary, ["match", "https://rowhni.com/addfriend", "--config", ProjectPaths.shippedConfig])
+        #expect(miss.status == 0)
+        #expect(miss.output.contains("decision: none"))
+        #expect(miss.output.contains("query item \"code\" is absent; pattern \"?*\" needs at least one character"))
+        #expect(miss.output.contains("page:     400, broken link of rule addfriend: code is missing"))
+        let seed = ProjectPaths.root + "/Tests/Fixtures/seed000-aasa.json"
+        let other = try ChildProcess.run(ProjectPaths.linkhostBinary, ["match", "https://evil.example/showthread.php?threadid=1", "--aasa", seed, "--domain", "forums.somethingawful.com", "--json"])
+        #expect(other.status == 0)
+        let answer = try JSONParser().parse(other.output)
+        #expect(answer["decision"] == "none")
+        #expect(answer["details"] == .null)
+        #expect(answer["component"] == .null)
+        let legacy = try ChildProcess.run(ProjectPaths.linkhostBinary, ["match", "https://www.donnysrecipes.com/recipes/10/", "--aasa", ProjectPaths.root + "/Tests/Fixtures/seed004-aasa.json", "--json"])
+        let legacyAnswer = try JSONParser().parse(legacy.output)
+        #expect(legacyAnswer["decision"] == "match")
+        #expect(legacyAnswer["component"] == 0)
+        #expect(legacyAnswer["ruleKind"] == "paths")
+        #expect(legacyAnswer["app"] == "6QA73RGQR2.com.donny.recipes")
+        let unknownHost = try ChildProcess.run(ProjectPaths.linkhostBinary, ["match", "https://example.org/x", "--config", ProjectPaths.shippedConfig, "--json"])
+        #expect(try JSONParser().parse(unknownHost.output)["decision"] == "none")
+    }
+
+    @Test(arguments: [
+        (["match", "not a url", "--config"], "config"),
+        (["match", "https://rowhni.com/", "--aasa", "/nonexistent.json"], "cannot read"),
+        (["match", "https://rowhni.com/", "--aasa", "Package.swift"], "JSON"),
+    ])
+    func matchExitsWith2OnUnusableInput(arguments: [String], message: String) throws {
+        var all = arguments
+        if all.last == "--config" { all.append(ProjectPaths.shippedConfig) }
+        let result = try ChildProcess.run(ProjectPaths.linkhostBinary, all, currentDirectory: ProjectPaths.root)
+        #expect(result.status == 2, "\(result.output) \(result.error)")
+        #expect(!result.error.isEmpty)
+    }
+
+    @Test func checkPassesTheShippedConfigWithOnlyThePlaceholderWarnings() throws {
+        let result = try ChildProcess.run(ProjectPaths.linkhostBinary, ["check", "--config", ProjectPaths.shippedConfig])
+        #expect(result.status == 0)
+        #expect(result.output.hasSuffix("0 errors, 2 warnings\n"))
+        #expect(result.output.components(separatedBy: "warning AASA011").count == 3)
+        let json = try ChildProcess.run(ProjectPaths.linkhostBinary, ["check", "--config", ProjectPaths.shippedConfig, "--json"])
+        let findings = try #require(try JSONParser().parse(json.output).arrayElements)
+        #expect(findings.count == 2)
+        #expect(findings.allSatisfy { $0["code"] == "AASA011" && $0["severity"] == "warning" && $0["fix"]?.stringValue?.isEmpty == false })
+        #expect(Set(findings.compactMap { $0["site"]?.stringValue }) == ["rowhni", "awful"])
+    }
+
+    @Test func checkFailsOnDisagreementsAndReadsAnyAASAFile() throws {
+        let folder = try TemporaryDirectory()
+        let bad = try folder.write("config.json", """
+            {"server": {"publicDirectory": "\(ProjectPaths.root)/Public"}, "sites": [{"id": "x", "hosts": ["x.com"],
+             "app": {"name": "X", "appIDs": ["ABCDE12345.com.x"], "scheme": "x"},
+             "aasa": {"extraComponents": [{"/": "/admin/*"}]},
+             "links": [{"name": "item", "path": "/item/{id}", "params": {"id": {"type": "id"}}, "app": "x://i/{id}", "title": "I", "examples": ["/item/1"]}]}]}
+            """)
+        let result = try ChildProcess.run(ProjectPaths.linkhostBinary, ["check", "--config", bad, "--json"])
+        #expect(result.status == 1)
+        let findings = try #require(try JSONParser().parse(result.output).arrayElements)
+        #expect(findings.map { $0["code"] } == ["LH003"])
+        #expect(findings.first?["path"] == "sites[0].aasa")
+        let legacy = try ChildProcess.run(ProjectPaths.linkhostBinary, ["check", "--aasa", ProjectPaths.root + "/Tests/Fixtures/seed004-aasa.json"])
+        #expect(legacy.status == 0)
+        #expect(legacy.output.contains("warning AASA017"))
+        let broken = try folder.write("broken.json", "{\"applinks\": {\"details\": [{\"appIDs\": [\"bad id\"], \"components\": [{\"/\": \"*\"}]}]}}")
+        let brokenResult = try ChildProcess.run(ProjectPaths.linkhostBinary, ["check", "--aasa", broken])
+        #expect(brokenResult.status == 1)
+        #expect(brokenResult.output.contains("error AASA010"))
+        #expect(brokenResult.output.contains("warning AASA021"))
+        let missing = try ChildProcess.run(ProjectPaths.linkhostBinary, ["check", "--aasa", folder.path + "/none.json"])
+        #expect(missing.status == 2)
     }
 }

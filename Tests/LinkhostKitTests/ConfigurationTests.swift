@@ -197,7 +197,7 @@ struct ConfigurationTests {
 
     @Test func anAASAFileIsServedByteExactAndMustBeValidJSON() throws {
         let folder = try TemporaryDirectory()
-        let original = "{\"applinks\":{\"details\":[{\"appIDs\":[\"ABCDE12345.com.example.app\"],\"components\":[{\"/\":\"/x\"}]}]}}\n"
+        let original = "{\"applinks\":{\"details\":[{\"appIDs\":[\"ABCDE12345.com.example.app\"],\"components\":[{\"/\":\"/x/?*\"}]}]}}\n"
         try folder.write("aasa.json", original)
         let site = exampleSite.replacingOccurrences(of: #""links": ["#, with: #""aasa": {"file": "aasa.json"}, "links": ["#)
         let server = #"{"publicDirectory": "\#(ProjectPaths.root)/Public"}"#

@@ -5,11 +5,15 @@ public struct ConfigurationProblem: Sendable, Hashable, CustomStringConvertible 
     public let path: JSONPath
     public let problem: String
     public let fix: String
+    /// A stable code: `LH0xx` for the agreement between the AASA file and the link rules,
+    /// `config` for everything else.
+    public let code: String
 
-    public init(path: JSONPath, problem: String, fix: String) {
+    public init(path: JSONPath, problem: String, fix: String, code: String = "config") {
         self.path = path
         self.problem = problem
         self.fix = fix
+        self.code = code
     }
 
     public var description: String { "\(path): \(problem). Fix: \(fix)" }
@@ -37,8 +41,12 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
 final class ConfigurationProblems {
     private(set) var items: [ConfigurationProblem] = []
 
-    func add(_ path: JSONPath, _ problem: String, fix: String) {
-        items.append(ConfigurationProblem(path: path, problem: problem, fix: fix))
+    func add(_ path: JSONPath, _ problem: String, fix: String, code: String = "config") {
+        items.append(ConfigurationProblem(path: path, problem: problem, fix: fix, code: code))
+    }
+
+    func add(_ problem: ConfigurationProblem) {
+        items.append(problem)
     }
 
     var isEmpty: Bool { items.isEmpty }

@@ -45,7 +45,7 @@ private struct ConfigurationReader {
         guard let root = ConfigObjectReader(document, at: .root, problems: problems, what: "the configuration", allowedKeys: ["server", "sites"]) else {
             return nil
         }
-        let serverReader = root.object("server", what: "the server settings", allowedKeys: ["listen", "unknownHost", "aasaCacheControl", "publicDirectory", "publicScheme", "limits"])
+        let serverReader = root.object("server", what: "the server settings", allowedKeys: ["listen", "unknownHost", "aasaCacheControl", "publicDirectory", "publicScheme", "limits", "tls"])
         var server = readServer(serverReader, siteIDs: siteIDs(in: root.value("sites")))
         server.publicDirectory = resolve(server.publicDirectory)
         let languagesAvailable = availableLanguages(in: server.publicDirectory)
@@ -131,6 +131,9 @@ private struct ConfigurationReader {
                 problems.add(reader.path.appending("publicScheme"), "\"\(scheme)\" is neither \"https\" nor \"http\"", fix: "write \"https\" (universal links need HTTPS) or \"http\" for local tests")
             }
         }
+        if let tls = reader.object("tls", what: "the TLS settings", allowedKeys: ["certificate", "key", "port", "publicPort", "http", "hsts"]) {
+            settings.tls = readTLS(tls, listenPort: settings.port)
+        }
         if let limits = reader.object("limits", what: "the limits", allowedKeys: ["threads", "connections", "connectionsPerAddress", "connectionTimeoutSeconds", "connectionMemoryBytes", "requestBodyBytes", "shutdownGraceSeconds"]) {
             settings.threads = limits.integer("threads", in: 0...256, default: settings.threads, meaning: "worker threads; 0 means one per processor")
             settings.connectionLimit = limits.integer("connections", in: 1...1_000_000, default: settings.connectionLimit, meaning: "most connections open at once")
@@ -141,6 +144,42 @@ private struct ConfigurationReader {
             settings.shutdownGraceSeconds = limits.integer("shutdownGraceSeconds", in: 0...600, default: settings.shutdownGraceSeconds, meaning: "seconds a stop waits for requests in flight")
         }
         return settings
+    }
+
+    private func readTLS(_ reader: ConfigObjectReader, listenPort: Int) -> TLSSettings? {
+        let certificate = reader.string("certificate", required: true, fix: "give the PEM certificate chain's path, e.g. \"certs/rowhni.com.pem\" (linkhost dev-cert makes one)")
+        let key = reader.string("key", required: true, fix: "give the PEM private key's path, e.g. \"certs/rowhni.com-key.pem\"")
+        let port = reader.integer("port", in: 0...65535, default: 8443, meaning: "HTTPS port")
+        let publicPort = reader.has("publicPort") ? reader.integer("publicPort", in: 1...65535, default: port, meaning: "HTTPS port clients reach, for redirects") : nil
+        var mode = TLSSettings.PlainHTTP.redirect
+        if let text = reader.string("http", fix: "use one of \(TLSSettings.PlainHTTP.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))") {
+            if let chosen = TLSSettings.PlainHTTP(rawValue: text) {
+                mode = chosen
+            } else {
+                problems.add(reader.path.appending("http"), "\"\(text)\" is not a plain-HTTP mode", fix: "use \"redirect\" (pages go to HTTPS, the AASA file stays), \"serve\" or \"off\"")
+            }
+        }
+        var hsts: String? = "max-age=31536000"
+        if let value = reader.value("hsts") {
+            switch value {
+            case .string(let text) where !text.isEmpty && !text.utf8.contains(where: { $0 < 0x20 }): hsts = text
+            case .bool(false): hsts = nil
+            default: problems.add(reader.path.appending("hsts"), "\"hsts\" must be a Strict-Transport-Security value or false", fix: "write e.g. \"max-age=31536000\", or false to send none")
+            }
+        }
+        if port != 0, port == listenPort {
+            problems.add(reader.path.appending("port"), "the HTTPS port \(port) is also the plain-HTTP port (server.listen.port)", fix: "use another port, e.g. 8443")
+        }
+        guard let certificate, let key else { return nil }
+        let certificatePath = resolve(certificate)
+        let keyPath = resolve(key)
+        switch TLSSettings.load(certificatePath: certificatePath, keyPath: keyPath) {
+        case .success(let pem):
+            return TLSSettings(certificatePath: certificatePath, keyPath: keyPath, certificatePEM: pem.certificate, keyPEM: pem.key, port: port, publicPort: publicPort, plainHTTP: mode, hsts: hsts)
+        case .failure(let failure):
+            problems.add(reader.path.appending(failure.which == .certificate ? "certificate" : "key"), failure.problem, fix: "check the path (relative to the config file) — `linkhost dev-cert --host <name>` makes a local CA and a certificate")
+            return nil
+        }
     }
 
     private func isIPLiteral(_ text: String) -> Bool {
@@ -194,10 +233,15 @@ private struct ConfigurationReader {
         }
         let aasa = app.flatMap { readAASA(site, rules: rules, appIDs: $0.appIDs) }
         guard problems.items.count == before, let id, let app, let aasa else { return nil }
-        return SiteConfiguration(
+        let configuration = SiteConfiguration(
             id: id, hosts: hosts, app: app, languages: languages, defaultLanguage: defaultLanguage, router: router,
-            webBaseURL: webBaseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, previewImage: previewImage, aasa: aasa
+            webBaseURL: webBaseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, previewImage: previewImage,
+            aasa: aasa.0, aasaPolicy: aasa.1
         )
+        // The file and the pages must agree before anything is served.
+        let disagreements = SiteAgreement.check(configuration, at: path)
+        disagreements.forEach(problems.add)
+        return disagreements.isEmpty ? configuration : nil
     }
 
     private func readLanguages(_ site: ConfigObjectReader, availableLanguages: [String], publicDirectory: String) -> (languages: [String], default: String) {
@@ -232,7 +276,7 @@ private struct ConfigurationReader {
             for (exampleIndex, example) in rule.examples.enumerated() {
                 let request = HTTPRequestTargetParts(example)
                 let examplePath = path.appending(ruleIndex).appending("examples").appending(exampleIndex)
-                switch router.route(rawPath: request.rawPath, query: request.query) {
+                switch router.route(rawPath: request.rawPath, rawQuery: request.rawQuery) {
                 case .page(let match) where match.rule.name == rule.name:
                     continue
                 case .page(let match):
@@ -286,18 +330,19 @@ private struct ConfigurationReader {
         return AppConfiguration(name: name, appIDs: appIDs, appStoreID: storeID, appStoreURL: storeURL, scheme: scheme)
     }
 
-    static let aasaKeys = ["extraComponents", "webcredentials", "appclips", "activitycontinuation", "legacyPaths", "file"]
+    static let aasaKeys = ["extraComponents", "webcredentials", "appclips", "activitycontinuation", "legacyPaths", "file", "allowComponentsWithoutPages"]
 
     /// The site's AASA file: generated from the rules plus the `aasa` options, or read from
     /// `aasa.file` and served byte for byte.
-    func readAASA(_ site: ConfigObjectReader, rules: [LinkRule], appIDs: [String]) -> AASAFile? {
+    func readAASA(_ site: ConfigObjectReader, rules: [LinkRule], appIDs: [String]) -> (AASAFile, AASAPolicy)? {
         let options = site.object("aasa", what: "the AASA options", allowedKeys: Self.aasaKeys)
         let path = options?.path ?? site.path.appending("aasa")
+        let allowsUnserved = options?.bool("allowComponentsWithoutPages", default: false) ?? false
         if let options, let fileEntry = options.string("file", fix: "write the path of the AASA file, relative to the config file's folder") {
-            if options.members.contains(where: { !$0.key.hasPrefix("//") && $0.key != "file" }) {
+            if options.members.contains(where: { !$0.key.hasPrefix("//") && !["file", "allowComponentsWithoutPages"].contains($0.key) }) {
                 problems.add(path.appending("file"), "\"file\" is combined with generation options", fix: "keep \"file\" alone (the file is served as it is), or remove it to generate the file from the links")
             }
-            return readAASAFile(fileEntry, at: path.appending("file"))
+            return readAASAFile(fileEntry, at: path.appending("file")).map { ($0, AASAPolicy(extraComponentCount: 0, isGenerated: false, allowsComponentsWithoutPages: allowsUnserved)) }
         }
         var generation = AASAGenerator.Options()
         if let options {
@@ -328,7 +373,8 @@ private struct ConfigurationReader {
         let document = AASAGenerator.document(rules: rules, appIDs: appIDs, options: generation)
         let bytes = document.serialized(.pretty(indent: 4))
         guard checkAASA(document, size: bytes.count, at: path) else { return nil }
-        return AASAFile(bytes: bytes, document: document, origin: "generated")
+        let policy = AASAPolicy(extraComponentCount: generation.extraComponents.count, isGenerated: true, allowsComponentsWithoutPages: allowsUnserved)
+        return (AASAFile(bytes: bytes, document: document, origin: "generated"), policy)
     }
 
     private func readAASAFile(_ relative: String, at path: JSONPath) -> AASAFile? {

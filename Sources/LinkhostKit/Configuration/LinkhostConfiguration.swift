@@ -32,6 +32,8 @@ public struct ServerSettings: Sendable, Equatable {
     public var connectionMemoryBytes: Int
     public var requestBodyBytes: Int
     public var shutdownGraceSeconds: Int
+    /// HTTPS, when configured: served by the server itself (libmicrohttpd with GnuTLS).
+    public var tls: TLSSettings?
 
     public static let defaults = ServerSettings(
         listenAddress: "0.0.0.0",
@@ -46,8 +48,70 @@ public struct ServerSettings: Sendable, Equatable {
         connectionTimeoutSeconds: 15,
         connectionMemoryBytes: 32 * 1024,
         requestBodyBytes: 64 * 1024,
-        shutdownGraceSeconds: 10
+        shutdownGraceSeconds: 10,
+        tls: nil
     )
+}
+
+/// The `server.tls` object: certificate, key, port, and what the plain-HTTP listener does.
+public struct TLSSettings: Sendable, Equatable {
+    /// What the plain-HTTP listener (`server.listen`) does when HTTPS is on.
+    public enum PlainHTTP: String, Sendable, CaseIterable {
+        /// Serve the AASA file and health as usual; redirect pages to HTTPS (308).
+        case redirect
+        /// Serve everything over plain HTTP too.
+        case serve
+        /// No plain-HTTP listener at all.
+        case off
+    }
+
+    public var certificatePath: String
+    public var keyPath: String
+    /// The PEM text, read when the config is loaded.
+    public var certificatePEM: String
+    public var keyPEM: String
+    public var port: Int
+    /// The port in redirect URLs, when clients reach HTTPS through another port (a container
+    /// mapping, a load balancer); defaults to `port`.
+    public var publicPort: Int?
+    public var plainHTTP: PlainHTTP
+    /// `Strict-Transport-Security` value; `nil` sends none.
+    public var hsts: String?
+
+    public init(certificatePath: String, keyPath: String, certificatePEM: String, keyPEM: String, port: Int = 8443, publicPort: Int? = nil, plainHTTP: PlainHTTP = .redirect, hsts: String? = "max-age=31536000") {
+        self.certificatePath = certificatePath
+        self.keyPath = keyPath
+        self.certificatePEM = certificatePEM
+        self.keyPEM = keyPEM
+        self.port = port
+        self.publicPort = publicPort
+        self.plainHTTP = plainHTTP
+        self.hsts = hsts
+    }
+
+    /// Reads PEM files, checking they hold what their names say.
+    public static func load(certificatePath: String, keyPath: String) -> Result<(certificate: String, key: String), TLSFileProblem> {
+        guard let certificate = try? String(contentsOfFile: certificatePath, encoding: .utf8) else {
+            return .failure(TLSFileProblem(which: .certificate, problem: "cannot read \(certificatePath)"))
+        }
+        guard certificate.contains("-----BEGIN CERTIFICATE-----") else {
+            return .failure(TLSFileProblem(which: .certificate, problem: "\(certificatePath) holds no PEM certificate (-----BEGIN CERTIFICATE-----)"))
+        }
+        guard let key = try? String(contentsOfFile: keyPath, encoding: .utf8) else {
+            return .failure(TLSFileProblem(which: .key, problem: "cannot read \(keyPath)"))
+        }
+        guard key.contains("PRIVATE KEY-----") else {
+            return .failure(TLSFileProblem(which: .key, problem: "\(keyPath) holds no PEM private key (-----BEGIN … PRIVATE KEY-----)"))
+        }
+        return .success((certificate, key))
+    }
+}
+
+/// Why a certificate or key file cannot be used.
+public struct TLSFileProblem: Error, Sendable {
+    public enum Which: Sendable { case certificate, key }
+    public let which: Which
+    public let problem: String
 }
 
 /// What a request whose Host no site lists gets.
@@ -77,6 +141,15 @@ public struct SiteConfiguration: Sendable {
     public var previewImage: String?
     /// The AASA file served for every host of the site, exactly as it goes on the wire.
     public var aasa: AASAFile
+    /// How the file relates to the rules, for the agreement check.
+    public var aasaPolicy: AASAPolicy
+
+    /// Whether `host` (normalised) is one of the site's hosts, exactly or by a `*.` wildcard.
+    public func lists(host: String) -> Bool {
+        hosts.contains { listed in
+            listed == host || (listed.hasPrefix("*.") && host.hasSuffix(listed.dropFirst(1)) && host.count > listed.count - 1)
+        }
+    }
 
     /// The host used in absolute URLs when a request's own Host is not one of the site's.
     public var primaryHost: String {
@@ -101,6 +174,23 @@ public struct AppConfiguration: Sendable, Equatable {
     public var storeURL: String? {
         if let appStoreID { return "https://apps.apple.com/app/id\(appStoreID)" }
         return appStoreURL
+    }
+}
+
+/// How a site's AASA file relates to its link rules.
+public struct AASAPolicy: Sendable, Equatable {
+    /// Components the config adds before the rules' own (so rule `i` is component
+    /// `extraComponentCount + i` of a generated file).
+    public var extraComponentCount: Int
+    /// Whether the file was generated from the rules (else it is `aasa.file`, served as written).
+    public var isGenerated: Bool
+    /// The config's explicit consent to components that open URLs no link rule serves.
+    public var allowsComponentsWithoutPages: Bool
+
+    public init(extraComponentCount: Int = 0, isGenerated: Bool = true, allowsComponentsWithoutPages: Bool = false) {
+        self.extraComponentCount = extraComponentCount
+        self.isGenerated = isGenerated
+        self.allowsComponentsWithoutPages = allowsComponentsWithoutPages
     }
 }
 

@@ -12,9 +12,11 @@ final class SitePages: Sendable {
     private let strings: PageStrings
     private let templates: PageTemplates
     private let publicScheme: String
+    private let commonHeaders: CommonHeaders
 
-    init(site: SiteConfiguration, publicDirectory: String, publicScheme: String) throws(PageSetupError) {
+    init(site: SiteConfiguration, publicDirectory: String, publicScheme: String, commonHeaders: CommonHeaders = .none) throws(PageSetupError) {
         self.site = site
+        self.commonHeaders = commonHeaders
         self.publicScheme = publicScheme
         strings = try PageStrings.load(from: publicDirectory + "/locales", languages: site.languages)
         templates = try PageTemplates.load(folder: publicDirectory + "/templates", siteID: site.id)
@@ -145,15 +147,15 @@ final class SitePages: Sendable {
             "Cache-Control": "no-cache",
         ]
         SecurityHeaders.apply(to: &headers)
+        commonHeaders.apply(to: &headers)
         return HTTPResponse(status: status, headers: headers, body: Array(templates.render(context).utf8), annotation: annotation)
     }
 
     /// The request's host when it is one of the site's, else the site's primary host: a Host header
     /// never chooses where absolute links on the page point.
     private func canonicalHost(for request: HTTPRequest) -> String {
-        guard let host = request.hostName else { return site.primaryHost }
-        let listed = site.hosts.contains(host) || site.hosts.contains { $0.hasPrefix("*.") && host.hasSuffix($0.dropFirst(1)) && host.count > $0.count - 1 }
-        return listed ? host : site.primaryHost
+        guard let host = request.hostName, site.lists(host: host) else { return site.primaryHost }
+        return host
     }
 
     /// The universal link rebuilt from the rule and its checked values (no UTM or tracking items):

@@ -25,7 +25,7 @@ struct StaticFiles: Sendable {
     var paths: [String] { entries.keys.sorted() }
 
     /// Reads `folder` (missing folder: nothing served).
-    static func load(from folder: String) throws(PageSetupError) -> StaticFiles {
+    static func load(from folder: String, commonHeaders: CommonHeaders = .none) throws(PageSetupError) -> StaticFiles {
         let root = URL(fileURLWithPath: folder).resolvingSymlinksInPath().standardizedFileURL.path
         var entries: [String: Entry] = [:]
         var total = 0
@@ -55,9 +55,10 @@ struct StaticFiles: Sendable {
                 "ETag": tag,
             ]
             SecurityHeaders.apply(to: &headers)
+            commonHeaders.apply(to: &headers)
             do {
                 let ok = try PreparedResponse(status: 200, headers: headers, body: bytes)
-                let notModified = try PreparedResponse(status: 304, headers: ["ETag": tag, "Cache-Control": "public, max-age=86400"])
+                let notModified = try PreparedResponse(status: 304, headers: commonHeaders.applied(to: ["ETag": tag, "Cache-Control": "public, max-age=86400"]))
                 entries["/static/" + relative] = Entry(tag: tag, ok: ok, notModified: notModified)
             } catch {
                 throw PageSetupError("cannot prepare \(full): \(error)")

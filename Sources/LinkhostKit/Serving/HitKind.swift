@@ -16,6 +16,8 @@ public enum HitKind: String, Sendable, CaseIterable {
     case methodNotAllowed = "method_not_allowed"
     /// A Host no site lists, with no default site (404).
     case unknownHost = "unknown_host"
+    /// A page asked for over plain HTTP, sent to HTTPS (308).
+    case redirect
 }
 
 /// The facts about a response that the request log needs, attached to the response as its

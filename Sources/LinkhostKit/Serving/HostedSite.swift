@@ -9,7 +9,7 @@ final class HostedSite: Sendable {
     let aasaNotModified: PreparedResponse
     let pages: SitePages
 
-    init(_ configuration: SiteConfiguration, cacheControl: String, pages: SitePages) throws(HTTPServerError) {
+    init(_ configuration: SiteConfiguration, cacheControl: String, pages: SitePages, commonHeaders: CommonHeaders) throws(HTTPServerError) {
         self.configuration = configuration
         self.pages = pages
         aasaTag = EntityTag.strong(for: configuration.aasa.bytes)
@@ -17,14 +17,14 @@ final class HostedSite: Sendable {
         // validators look for, and JSON is UTF-8 by definition.
         aasaResponse = try PreparedResponse(
             status: 200,
-            headers: [
+            headers: commonHeaders.applied(to: [
                 "Content-Type": "application/json",
                 "ETag": aasaTag,
                 "Cache-Control": cacheControl,
                 "X-Content-Type-Options": "nosniff",
-            ],
+            ]),
             body: configuration.aasa.bytes
         )
-        aasaNotModified = try PreparedResponse(status: 304, headers: ["ETag": aasaTag, "Cache-Control": cacheControl])
+        aasaNotModified = try PreparedResponse(status: 304, headers: commonHeaders.applied(to: ["ETag": aasaTag, "Cache-Control": cacheControl]))
     }
 }

@@ -9,9 +9,11 @@ struct LinkhostResponder: HTTPResponder {
     let methodNotAllowed: PreparedResponse
     let unknownHost: PreparedResponse
     let staticFiles: StaticFiles
+    let commonHeaders: CommonHeaders
 
-    init(sites: [HostedSite], unknownHostPolicy: UnknownHostPolicy, health: HealthReporter, staticFiles: StaticFiles) throws(HTTPServerError) {
+    init(sites: [HostedSite], unknownHostPolicy: UnknownHostPolicy, health: HealthReporter, staticFiles: StaticFiles, commonHeaders: CommonHeaders) throws(HTTPServerError) {
         self.staticFiles = staticFiles
+        self.commonHeaders = commonHeaders
         var entries: [(host: String, site: HostedSite)] = []
         for site in sites {
             for host in site.configuration.hosts { entries.append((host, site)) }
@@ -25,13 +27,13 @@ struct LinkhostResponder: HTTPResponder {
         self.health = health
         methodNotAllowed = try PreparedResponse(
             status: 405,
-            headers: ["Allow": "GET, HEAD", "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff"],
+            headers: commonHeaders.applied(to: ["Allow": "GET, HEAD", "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff"]),
             body: Array("Method Not Allowed: this server answers GET and HEAD only.\n".utf8)
         )
         // The Host is deliberately not echoed back: nothing from the request reaches this page.
         unknownHost = try PreparedResponse(
             status: 404,
-            headers: ["Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"],
+            headers: commonHeaders.applied(to: ["Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"]),
             body: Array("Not Found: this server has no site for the requested host.\n".utf8)
         )
     }
@@ -41,7 +43,9 @@ struct LinkhostResponder: HTTPResponder {
             return HTTPResponse(methodNotAllowed, annotation: HitAnnotation(kind: .methodNotAllowed))
         }
         if request.path == "/healthz" {
-            return health.response()
+            var response = health.response()
+            commonHeaders.apply(to: &response.headers)
+            return response
         }
         guard let site = directory.site(forHost: request.hostName) else {
             return HTTPResponse(unknownHost, annotation: HitAnnotation(kind: .unknownHost))
@@ -60,7 +64,6 @@ struct LinkhostResponder: HTTPResponder {
             }
             return site.pages.notFound(for: request)
         }
-        let query = request.queryItems.map { (name: $0.name, value: $0.value) }
-        return site.pages.response(for: request, route: site.configuration.router.route(rawPath: request.rawPath, query: query))
+        return site.pages.response(for: request, route: site.configuration.router.route(rawPath: request.rawPath, rawQuery: request.rawQuery))
     }
 }

@@ -1,29 +1,36 @@
 import HTTPServer
 import Logging
 
-/// linkhost as a running server: the checked configuration, the prepared sites, and the HTTP
-/// server that answers for them.
+/// linkhost as a running server: the checked configuration, the prepared sites, and the listeners
+/// that answer for them — plain HTTP, HTTPS, or both (with plain HTTP redirecting pages).
 public final class LinkhostServer: Sendable {
     public let configuration: LinkhostConfiguration
-    private let http: HTTPServer
+    /// The plain-HTTP listener (`server.listen`), absent when `tls.http` is `off`.
+    private let http: HTTPServer?
+    /// The HTTPS listener (`server.tls`), when configured.
+    private let https: HTTPServer?
     private let health: HealthReporter
     private let logger: Logger
+    /// The plain-HTTP responder in redirect mode, told the HTTPS port once it is bound.
+    private let redirect: LateRedirect?
 
-    /// Prepares every site's responses. Throws if a prepared response cannot be built.
+    /// Prepares every site's responses. Throws if a page file or a prepared response is unusable.
     public init(configuration: LinkhostConfiguration, logger: Logger = Logger(label: "linkhost")) throws {
         self.configuration = configuration
         self.logger = logger
+        let settings = configuration.server
+        let commonHeaders = CommonHeaders(settings: settings)
         let health = HealthReporter(sites: configuration.sites)
-        let publicDirectory = configuration.server.publicDirectory
-        let staticFiles = try StaticFiles.load(from: publicDirectory + "/static")
+        let publicDirectory = settings.publicDirectory
+        let staticFiles = try StaticFiles.load(from: publicDirectory + "/static", commonHeaders: commonHeaders)
         var sites: [HostedSite] = []
         for site in configuration.sites {
-            let pages = try SitePages(site: site, publicDirectory: publicDirectory, publicScheme: configuration.server.publicScheme)
-            sites.append(try HostedSite(site, cacheControl: configuration.server.aasaCacheControl, pages: pages))
+            let pages = try SitePages(site: site, publicDirectory: publicDirectory, publicScheme: settings.publicScheme, commonHeaders: commonHeaders)
+            sites.append(try HostedSite(site, cacheControl: settings.aasaCacheControl, pages: pages, commonHeaders: commonHeaders))
         }
-        let responder = try LinkhostResponder(sites: sites, unknownHostPolicy: configuration.server.unknownHost, health: health, staticFiles: staticFiles)
-        let settings = configuration.server
-        let httpConfiguration = HTTPServerConfiguration(
+        let responder = try LinkhostResponder(sites: sites, unknownHostPolicy: settings.unknownHost, health: health, staticFiles: staticFiles, commonHeaders: commonHeaders)
+
+        let base = HTTPServerConfiguration(
             address: settings.listenAddress,
             port: settings.port,
             threadCount: settings.threads == 0 ? HTTPServerConfiguration.defaultThreadCount : settings.threads,
@@ -35,42 +42,87 @@ public final class LinkhostServer: Sendable {
             shutdownGraceSeconds: Double(settings.shutdownGraceSeconds)
         )
         var httpLogger = logger
-        httpLogger[metadataKey: "component"] = "http"
-        let http = HTTPServer(configuration: httpConfiguration, logger: httpLogger, responder: responder)
-        health.attach { [weak http] in
-            http?.statistics ?? .zero
+        httpLogger[metadataKey: "listener"] = "http"
+        if let tls = settings.tls {
+            var secure = base
+            secure.port = tls.port
+            secure.tls = TLSCredentials(certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM)
+            var httpsLogger = logger
+            httpsLogger[metadataKey: "listener"] = "https"
+            https = HTTPServer(configuration: secure, logger: httpsLogger, responder: responder)
+            switch tls.plainHTTP {
+            case .off:
+                http = nil
+                redirect = nil
+            case .serve:
+                http = HTTPServer(configuration: base, logger: httpLogger, responder: responder)
+                redirect = nil
+            case .redirect:
+                // The redirect port is filled in at start, once the HTTPS port is bound (it may be 0).
+                let lateRedirect = LateRedirect(inner: responder, publicPort: tls.publicPort)
+                http = HTTPServer(configuration: base, logger: httpLogger, responder: lateRedirect)
+                redirect = lateRedirect
+            }
+        } else {
+            https = nil
+            redirect = nil
+            http = HTTPServer(configuration: base, logger: httpLogger, responder: responder)
         }
-        self.http = http
+        let listeners = [http, https].compactMap { $0 }
+        health.attach { listeners.map(\.statistics).reduce(.zero, +) }
         self.health = health
     }
 
-    /// Binds and starts serving.
+    /// Binds and starts serving: HTTPS first, so redirects know its port.
     public func start() throws(HTTPServerError) {
-        try http.start()
+        if let https {
+            try https.start()
+            redirect?.httpsPort.store(https.port, ordering: .releasing)
+        }
+        do {
+            try http?.start()
+        } catch {
+            https?.stop()
+            throw error
+        }
     }
 
-    /// The bound port (useful with port 0).
-    public var port: Int { http.port }
+    /// The plain-HTTP port (0 when there is no plain-HTTP listener).
+    public var port: Int { http?.port ?? 0 }
 
-    /// HTTP counters.
-    public var statistics: HTTPServerStatistics { http.statistics }
+    /// The HTTPS port (0 without TLS).
+    public var tlsPort: Int { https?.port ?? 0 }
+
+    /// HTTP counters of all listeners together.
+    public var statistics: HTTPServerStatistics {
+        [http, https].compactMap { $0 }.map(\.statistics).reduce(.zero, +)
+    }
 
     /// Stops accepting, finishes requests in flight, closes everything.
     public func stop() {
         health.markDraining()
-        http.stop()
+        http?.stop()
+        https?.stop()
     }
 
-    /// `http://address:port`, with IPv6 addresses in brackets and the wildcard address replaced by
-    /// 127.0.0.1 so the URL can be opened from this machine.
-    public var baseURL: String {
+    /// The URLs the server can be reached at from this machine (`http://127.0.0.1:8080`, and
+    /// `https://127.0.0.1:8443` with TLS); the wildcard addresses are shown as loopback.
+    public var baseURLs: [String] {
+        var urls: [String] = []
+        if http != nil { urls.append("http://\(displayAddress):\(port)") }
+        if https != nil { urls.append("https://\(displayAddress):\(tlsPort)") }
+        return urls
+    }
+
+    /// The first of `baseURLs`.
+    public var baseURL: String { baseURLs.first ?? "" }
+
+    private var displayAddress: String {
         let address = configuration.server.listenAddress
-        let shown: String
         switch address {
-        case "0.0.0.0": shown = "127.0.0.1"
-        case "::": shown = "[::1]"
-        default: shown = address.contains(":") ? "[\(address)]" : address
+        case "0.0.0.0": return "127.0.0.1"
+        case "::": return "[::1]"
+        default: return address.contains(":") ? "[\(address)]" : address
         }
-        return "http://\(shown):\(port)"
     }
 }

@@ -1,0 +1,83 @@
+import OrderedJSON
+
+/// A parsed apple-app-site-association file: every shape seen in the wild (modern `components`,
+/// legacy `paths`, the oldest `details` dictionary) in one model, plus what was wrong with it.
+///
+/// Parsing is lenient: only bytes that are not a JSON object throw; a broken entry or component is
+/// skipped and described in ``diagnostics`` with its JSON path.
+///
+/// Decisions (§6.9): a leading UTF-8 byte order mark is skipped and reported (AASA004), because the
+/// file is still unambiguous; duplicate keys are accepted with the **last** occurrence winning, as
+/// Foundation's `JSONSerialization` (which `swcd` uses) builds an `NSDictionary`, and reported (AASA005).
+public struct AASADocument: Sendable {
+    /// The JSON as read, members in document order.
+    public let root: JSONValue
+    /// Size of the file in bytes, when it was read from bytes or text.
+    public let byteCount: Int?
+    /// Whether the bytes started with a UTF-8 byte order mark.
+    public let startsWithByteOrderMark: Bool
+    /// The `applinks` section, or `nil` when the file has none (or it is not an object).
+    public let appLinks: AASAAppLinks?
+    public let webCredentials: AASAServiceApps?
+    public let appClips: AASAServiceApps?
+    public let activityContinuation: AASAServiceApps?
+    /// Structural problems found while reading (wrong types, unknown or duplicate keys, skipped entries).
+    public let diagnostics: [AASAFinding]
+
+    /// Deepest JSON nesting read; deeper input is reported as not JSON instead of recursing further.
+    public static let maximumNestingDepth = 128
+
+    /// Reads a file's bytes.
+    public init(bytes: [UInt8]) throws(AASADocumentError) {
+        let parser = JSONParser(duplicateKeys: .keepAll, maximumDepth: Self.maximumNestingDepth, allowsByteOrderMark: true)
+        let value: JSONValue
+        do {
+            value = try parser.parse(bytes)
+        } catch {
+            throw .notJSON(error)
+        }
+        let hasBOM = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+        try self.init(json: value, byteCount: bytes.count, startsWithByteOrderMark: hasBOM)
+    }
+
+    /// Reads a file's text (its UTF-8 bytes).
+    public init(text: String) throws(AASADocumentError) {
+        try self.init(bytes: Array(text.utf8))
+    }
+
+    /// Reads an already parsed document, e.g. an AASA written inline in the linkhost config.
+    public init(json: JSONValue, byteCount: Int? = nil) throws(AASADocumentError) {
+        try self.init(json: json, byteCount: byteCount, startsWithByteOrderMark: false)
+    }
+
+    private init(json: JSONValue, byteCount: Int?, startsWithByteOrderMark: Bool) throws(AASADocumentError) {
+        guard let members = json.objectMembers else { throw .rootNotObject(found: json.kindDescription) }
+        var diagnostics: [AASAFinding] = []
+        if startsWithByteOrderMark {
+            diagnostics.append(AASAFinding(.byteOrderMark, at: .root,
+                "the file starts with a UTF-8 byte order mark; strict JSON readers refuse it",
+                fix: "save the file as UTF-8 without a BOM"))
+        }
+        diagnostics += DuplicateKeyScanner.findings(in: json)
+        var reader = AASADocumentReader()
+        let services = reader.readRoot(members)
+        diagnostics += reader.findings
+        root = json
+        self.byteCount = byteCount
+        self.startsWithByteOrderMark = startsWithByteOrderMark
+        appLinks = services.appLinks
+        webCredentials = services.webCredentials
+        appClips = services.appClips
+        activityContinuation = services.activityContinuation
+        self.diagnostics = diagnostics
+    }
+
+    /// Every app ID the file names, in order of first appearance, across all services.
+    public var allAppIDs: [String] {
+        var ids: [String] = []
+        func add(_ id: String) { if !ids.contains(id) { ids.append(id) } }
+        appLinks?.details.forEach { $0.appIDs.forEach(add) }
+        [webCredentials, appClips, activityContinuation].forEach { $0?.apps.forEach(add) }
+        return ids
+    }
+}

@@ -1,0 +1,58 @@
+/// The answer to "does this URL open the app, and which rule decided?".
+public struct AASAMatchResult: Sendable {
+    /// The URL that was matched.
+    public let url: AASAURL
+    /// The domain the lines of ``swcutilVerifyLines()`` name: the option given, else the URL's host.
+    public let domain: String?
+    public let decision: AASADecision
+    /// The deciding rule, `nil` for decision `none`.
+    public let rule: AASARuleReference?
+    /// The app IDs this decision applies to: the deciding entry's apps that had not been decided
+    /// by an earlier entry (all of them, usually). Empty for `none`.
+    public let appIDs: [String]
+    /// Every app's own decision, in the order the apps were decided (entry order).
+    public let appDecisions: [AASAAppDecision]
+    /// For `none`: the rule that came closest (most of `/`, `?`, `#` matched), to show what to fix.
+    public let closestRule: AASARuleReference?
+    /// For people: which rule decided and why, or which rule came closest and which part failed.
+    public let explanation: String
+    /// Whether the URL was refused because its host is not the given domain.
+    public let isOnAnotherHost: Bool
+
+    public init(url: AASAURL, domain: String?, decision: AASADecision, rule: AASARuleReference?, appIDs: [String],
+                appDecisions: [AASAAppDecision], closestRule: AASARuleReference?, explanation: String, isOnAnotherHost: Bool) {
+        self.url = url
+        self.domain = domain
+        self.decision = decision
+        self.rule = rule
+        self.appIDs = appIDs
+        self.appDecisions = appDecisions
+        self.closestRule = closestRule
+        self.explanation = explanation
+        self.isOnAnotherHost = isOnAnotherHost
+    }
+
+    /// Index of the deciding `details` entry, `nil` for `none`.
+    public var detailsIndex: Int? { rule?.detailsIndex }
+    /// Index of the deciding rule in that entry's `components`, or in its `paths` when
+    /// ``ruleKind`` is ``AASARuleKind/legacyPath``; `nil` for `none`.
+    public var componentIndex: Int? { rule?.ruleIndex }
+    public var ruleKind: AASARuleKind? { rule?.kind }
+
+    /// The result in the words of `swcutil verify -d <domain> -j <file> -u <url>` (§4): one line per
+    /// app that matched or was blocked, else "Input JSON did not match input URL.".
+    public func swcutilVerifyLines() -> [String] {
+        if isOnAnotherHost {
+            return ["Input domain \"\(domain ?? "")\" did not match input URL's domain \"\(url.host ?? "")\"."]
+        }
+        let lines = appDecisions.compactMap { decided -> String? in
+            let head = "{ s = applinks, a = \(decided.appID), d = \(domain ?? "") }: Pattern \"\(url.text)\""
+            switch decided.decision {
+            case .match: return head + " matched."
+            case .exclude: return head + " blocked match."
+            case .none: return nil
+            }
+        }
+        return lines.isEmpty ? ["Input JSON did not match input URL."] : lines
+    }
+}

@@ -1,0 +1,85 @@
+import OrderedJSON
+
+/// Apple's universal-link matching for one AASA file: compile once, then match URLs cheaply and
+/// from any thread.
+///
+/// Decision (§6.1, §3.9): each app is evaluated on its own, entry by entry in array order, and
+/// takes the first decision (match or exclude) of the first entry that lists it. An exclusion in
+/// entry 0 therefore blocks only the apps entry 0 lists: if entry 1 matches the URL for app B, the
+/// URL opens app B. This mirrors `swcutil verify`, which reports an independent line per app. An
+/// app listed in several entries keeps the first entry's decision; later entries are consulted for
+/// it only when earlier ones do not decide. The overall decision is `match` when any app matches
+/// (the earliest such entry is reported), else `exclude` when any app is blocked, else `none`.
+public struct AASAMatcher: Sendable {
+    public let document: AASADocument
+    let entries: [CompiledEntry]
+
+    /// Compiles every rule of `document`.
+    public init(_ document: AASADocument) {
+        self.document = document
+        if let appLinks = document.appLinks {
+            entries = appLinks.details.map {
+                CompiledEntry($0, domainDefaults: appLinks.defaults, variables: appLinks.substitutionVariables)
+            }
+        } else {
+            entries = []
+        }
+    }
+
+    /// Parses `urlText` with ``AASAURL`` and matches it.
+    public func match(_ urlText: String, options: AASAMatchOptions = AASAMatchOptions()) throws(AASAURLError) -> AASAMatchResult {
+        try match(AASAURL(urlText), options: options)
+    }
+
+    /// Decides what the file says about `url`.
+    public func match(_ url: AASAURL, options: AASAMatchOptions = AASAMatchOptions()) -> AASAMatchResult {
+        let domain = options.domain ?? url.host
+        if let wanted = options.domain, let host = url.host, !Self.sameHost(wanted, host: host, port: url.port) {
+            return AASAMatchResult(url: url, domain: domain, decision: .none, rule: nil, appIDs: [], appDecisions: [],
+                closestRule: nil,
+                explanation: "Input domain \"\(wanted)\" did not match input URL's domain \"\(host)\".",
+                isOnAnotherHost: true)
+        }
+        let prepared = PreparedURL(url)
+        let considered = entries.filter { options.appID.map($0.source.appIDs.contains) ?? true }
+        var decided = Set<String>()
+        var appDecisions: [AASAAppDecision] = []
+        for entry in considered {
+            let apps = entry.source.appIDs.filter { !decided.contains($0) && (options.appID == nil || $0 == options.appID) }
+            guard !apps.isEmpty, let hit = entry.firstDecision(for: prepared) else { continue }
+            for app in apps {
+                decided.insert(app)
+                appDecisions.append(AASAAppDecision(appID: app, decision: hit.excludes ? .exclude : .match,
+                    detailsIndex: entry.source.index, ruleIndex: hit.ruleIndex, ruleKind: hit.kind))
+            }
+        }
+        let explainer = MatchExplainer(entries: considered, url: prepared, document: document, options: options)
+        let deciding = appDecisions.first { $0.decision == .match } ?? appDecisions.first
+        guard let deciding, let detailsIndex = deciding.detailsIndex, let ruleIndex = deciding.ruleIndex, let kind = deciding.ruleKind,
+              let entry = considered.first(where: { $0.source.index == detailsIndex }) else {
+            let miss = explainer.explainMiss()
+            return AASAMatchResult(url: url, domain: domain, decision: .none, rule: nil, appIDs: [], appDecisions: [],
+                closestRule: miss.closest, explanation: miss.text, isOnAnotherHost: false)
+        }
+        let apps = appDecisions.filter { $0.detailsIndex == detailsIndex && $0.decision == deciding.decision }.map(\.appID)
+        let reference = AASARuleReference(detailsIndex: detailsIndex, ruleIndex: ruleIndex, kind: kind,
+            jsonPath: entry.source.jsonPath.appending(kind == .component ? "components" : "paths").appending(ruleIndex))
+        let explanation = explainer.explainDecision(deciding.decision, entry: entry, reference: reference, apps: apps, all: appDecisions)
+        return AASAMatchResult(url: url, domain: domain, decision: deciding.decision, rule: reference, appIDs: apps,
+            appDecisions: appDecisions, closestRule: nil, explanation: explanation, isOnAnotherHost: false)
+    }
+
+    /// Host equality ignoring case and a trailing dot; a port in `domain` must equal the URL's port.
+    static func sameHost(_ domain: String, host: String, port: Int?) -> Bool {
+        var wantedHost = Substring(domain.lowercased())
+        var wantedPort: Int?
+        if !wantedHost.hasSuffix("]"), let colon = wantedHost.lastIndex(of: ":"), let number = Int(wantedHost[wantedHost.index(after: colon)...]) {
+            wantedPort = number
+            wantedHost = wantedHost[..<colon]
+        }
+        if wantedHost.hasPrefix("["), wantedHost.hasSuffix("]") { wantedHost = wantedHost.dropFirst().dropLast() }
+        func trimmed(_ text: Substring) -> Substring { text.hasSuffix(".") ? text.dropLast() : text }
+        guard trimmed(wantedHost) == trimmed(Substring(host.lowercased())) else { return false }
+        return wantedPort == nil || wantedPort == port
+    }
+}

@@ -1,0 +1,81 @@
+/// Stable identifiers of everything `linkhost check` reports about an AASA file.
+///
+/// The raw value (`AASA001`…) never changes meaning once released; retired codes are not reused.
+/// Codes are grouped: 00x the file, 01x apps and entries, 02x rules, 03x substitution variables.
+public enum AASAValidationCode: String, CaseIterable, Sendable, Hashable, Comparable {
+    /// The bytes are not JSON at all; iOS ignores the file.
+    case notJSON = "AASA001"
+    /// The JSON is valid but its top level is not an object.
+    case rootNotObject = "AASA002"
+    /// Larger than 131072 bytes; iOS 9.3.1+ refuses the whole file.
+    case fileTooLarge = "AASA003"
+    /// Starts with a UTF-8 byte order mark; read here, but strict JSON readers refuse it.
+    case byteOrderMark = "AASA004"
+    /// An object names the same key twice; the last one is used.
+    case duplicateKey = "AASA005"
+    /// A key this format does not define (often a typo); the system ignores it.
+    case unknownKey = "AASA006"
+    /// A known key holds the wrong type of value; the enclosing rule or key is skipped.
+    case wrongType = "AASA007"
+    /// The file has no `applinks` section, so no URL opens an app.
+    case noAppLinks = "AASA008"
+    /// `applinks` has no usable `details` entry.
+    case noDetails = "AASA009"
+    /// An app ID is not `<team ID>.<bundle ID>`.
+    case malformedAppID = "AASA010"
+    /// An app ID's team prefix is not ten upper-case letters or digits (e.g. the placeholder `TEAMID`).
+    case unusualTeamID = "AASA011"
+    /// An entry has both `appID` and `appIDs`; both are used.
+    case appIDAndAppIDs = "AASA012"
+    /// A `details` entry names no app; it is skipped.
+    case entryWithoutApp = "AASA013"
+    /// A `details` entry has neither `components` nor `paths`; it matches nothing.
+    case entryWithoutRules = "AASA014"
+    /// An entry has both `components` and `paths`; iOS 13+ ignores `paths`.
+    case pathsBesideComponents = "AASA015"
+    /// The same app ID appears in several `details` entries; later ones only apply when earlier ones don't decide.
+    case appInSeveralEntries = "AASA016"
+    /// `details` is the oldest dictionary form keyed by app ID.
+    case legacyDetailsDictionary = "AASA017"
+    /// The legacy `applinks.apps` array is not empty; it must be `[]`.
+    case legacyAppsNotEmpty = "AASA018"
+    /// A rule can never decide anything because an earlier rule of the same entry covers it.
+    case shadowedRule = "AASA020"
+    /// A rule opens every URL of the site in the app.
+    case wholeSiteCatchAll = "AASA021"
+    /// A query dictionary has a non-string predicate; iOS then ignores the whole dictionary.
+    case nonStringQueryPredicate = "AASA022"
+    /// A pattern has non-ASCII characters but compares percent-encoded URLs, so it never matches them.
+    case nonASCIIPatternWhileEncoded = "AASA023"
+    /// A pattern can never match because it expands to too many matching steps.
+    case patternTooComplex = "AASA024"
+    /// `$(name)` names no variable; the pattern never matches.
+    case unknownVariable = "AASA030"
+    /// `$(` is never closed; the pattern never matches.
+    case unterminatedVariable = "AASA031"
+    /// A variable's value contains `$(`; values may not use other variables.
+    case variableInVariableValue = "AASA032"
+    /// A variable name is empty or contains `$`, `(` or `)`.
+    case invalidVariableName = "AASA033"
+    /// A custom variable reuses a predefined name such as `alpha`.
+    case variableShadowsPredefined = "AASA034"
+    /// A variable has no values, so every pattern using it never matches.
+    case emptyVariable = "AASA035"
+
+    /// The fixed severity of every finding with this code.
+    public var severity: AASASeverity {
+        switch self {
+        case .notJSON, .rootNotObject, .fileTooLarge, .wrongType, .malformedAppID, .entryWithoutApp,
+             .nonStringQueryPredicate, .patternTooComplex, .unknownVariable, .unterminatedVariable,
+             .variableInVariableValue, .invalidVariableName:
+            .error
+        case .byteOrderMark, .duplicateKey, .unknownKey, .noAppLinks, .noDetails, .unusualTeamID, .appIDAndAppIDs,
+             .entryWithoutRules, .pathsBesideComponents, .appInSeveralEntries, .legacyDetailsDictionary,
+             .legacyAppsNotEmpty, .shadowedRule, .wholeSiteCatchAll, .nonASCIIPatternWhileEncoded,
+             .variableShadowsPredefined, .emptyVariable:
+            .warning
+        }
+    }
+
+    public static func < (lhs: AASAValidationCode, rhs: AASAValidationCode) -> Bool { lhs.rawValue < rhs.rawValue }
+}

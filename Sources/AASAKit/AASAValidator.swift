@@ -1,0 +1,144 @@
+import OrderedJSON
+
+/// Checks an AASA file against Apple's rules and common mistakes, reporting findings with stable
+/// codes (``AASAValidationCode``), a JSON path, and a fix. It never throws and never traps.
+public struct AASAValidator: Sendable {
+    /// iOS 9.3.1+ refuses files larger than this (the downloader caps its buffer at 0x20000 bytes).
+    public static let maximumFileSize = 131_072
+
+    public init() {}
+
+    /// Validates raw bytes, including whether they are JSON at all.
+    public func validate(bytes: [UInt8]) -> AASAValidationReport {
+        do {
+            let document = try AASADocument(bytes: bytes)
+            return AASAValidationReport(findings: findings(for: document), document: document)
+        } catch {
+            var findings: [AASAFinding] = []
+            if bytes.count > Self.maximumFileSize { findings.append(Self.sizeFinding(bytes.count)) }
+            switch error {
+            case .notJSON(let syntax):
+                findings.append(AASAFinding(.notJSON, at: syntax.path,
+                    "the file is not valid JSON (line \(syntax.line), column \(syntax.column)): \(syntax.message)",
+                    fix: "correct the JSON; iOS ignores a file that does not parse"))
+            case .rootNotObject(let found):
+                findings.append(AASAFinding(.rootNotObject, at: .root,
+                    "the top level is \(found); the file must be a JSON object", fix: "wrap the content as { \"applinks\": { ... } }"))
+            }
+            return AASAValidationReport(findings: findings, document: nil)
+        }
+    }
+
+    /// Validates an already parsed document.
+    public func validate(_ document: AASADocument) -> AASAValidationReport {
+        AASAValidationReport(findings: findings(for: document), document: document)
+    }
+
+    private func findings(for document: AASADocument) -> [AASAFinding] {
+        var findings: [AASAFinding] = []
+        if let size = document.byteCount, size > Self.maximumFileSize { findings.append(Self.sizeFinding(size)) }
+        findings += document.diagnostics
+        for service in [document.webCredentials, document.appClips, document.activityContinuation].compactMap({ $0 }) {
+            for (appID, path) in zip(service.apps, service.appPaths) { findings += Self.appIDFindings(appID, at: path) }
+        }
+        guard let appLinks = document.appLinks else {
+            findings.append(AASAFinding(.noAppLinks, at: .root,
+                "the file has no \"applinks\" section, so no URL opens an app",
+                fix: "add \"applinks\": { \"details\": [ { \"appIDs\": [...], \"components\": [...] } ] }"))
+            return findings
+        }
+        findings += appLinksFindings(appLinks)
+        return findings
+    }
+
+    private func appLinksFindings(_ appLinks: AASAAppLinks) -> [AASAFinding] {
+        var findings: [AASAFinding] = []
+        let detailsPath = appLinks.jsonPath.appending("details")
+        if let apps = appLinks.legacyApps, !apps.isEmpty {
+            findings.append(AASAFinding(.legacyAppsNotEmpty, at: appLinks.jsonPath.appending("apps"),
+                "the legacy \"apps\" array must be empty; app IDs belong in \"details\"",
+                fix: "write \"apps\": [] (or drop the key) and list the apps in details[].appIDs"))
+        }
+        if appLinks.details.isEmpty {
+            findings.append(AASAFinding(.noDetails, at: detailsPath,
+                "applinks has no usable details entry, so no URL opens an app",
+                fix: "add \"details\": [ { \"appIDs\": [\"<team ID>.<bundle ID>\"], \"components\": [ { \"/\": \"/path/*\" } ] } ]"))
+        }
+        if appLinks.detailsIsDictionary {
+            findings.append(AASAFinding(.legacyDetailsDictionary, at: detailsPath,
+                "\"details\" is the iOS 9 dictionary keyed by app ID; current systems document an array, and a dictionary has no defined order",
+                fix: "write \"details\": [ { \"appIDs\": [\"<app ID>\"], \"paths\": [...] } ]"))
+        }
+        let variables = appLinks.substitutionVariables
+        findings += VariableChecks.findings(for: variables)
+        if let defaults = appLinks.defaults {
+            findings += PatternChecks.findings(for: defaults, percentEncoded: defaults.percentEncoded ?? true,
+                                               caseSensitive: defaults.caseSensitive ?? true, variables: variables)
+        }
+        var firstEntryOfApp: [String: JSONPath] = [:]
+        for entry in appLinks.details {
+            findings += entryFindings(entry, appLinks: appLinks)
+            for appID in entry.appIDs {
+                if let earlier = firstEntryOfApp[appID] {
+                    findings.append(AASAFinding(.appInSeveralEntries, at: entry.jsonPath,
+                        "\"\(appID)\" is also listed in \(earlier); this entry is consulted for it only when the earlier one does not decide",
+                        fix: "merge the rules for \"\(appID)\" into one entry, in the order they should apply"))
+                } else {
+                    firstEntryOfApp[appID] = entry.jsonPath
+                }
+            }
+        }
+        return findings
+    }
+
+    private func entryFindings(_ entry: AASADetailsEntry, appLinks: AASAAppLinks) -> [AASAFinding] {
+        var findings: [AASAFinding] = []
+        for (appID, path) in zip(entry.appIDs, entry.appIDPaths) { findings += Self.appIDFindings(appID, at: path) }
+        if entry.hasBothAppIDKeys {
+            findings.append(AASAFinding(.appIDAndAppIDs, at: entry.jsonPath,
+                "the entry has both \"appID\" and \"appIDs\"; Apple does not say which wins, and linkhost uses both",
+                fix: "move the \"appID\" value into \"appIDs\" and remove \"appID\""))
+        }
+        if entry.components != nil, entry.paths != nil {
+            findings.append(AASAFinding(.pathsBesideComponents, at: entry.jsonPath.appending("paths"),
+                "the entry has both \"components\" and legacy \"paths\"; iOS 13 and later ignore \"paths\" when \"components\" is present",
+                fix: "express every path as a component, or move the paths to a separate entry for iOS 12 and earlier"))
+        }
+        let variables = appLinks.substitutionVariables
+        let domainDefaults = appLinks.defaults
+        if let defaults = entry.defaults {
+            let merged = defaults.filling(from: domainDefaults)
+            findings += PatternChecks.findings(for: defaults, percentEncoded: merged.percentEncoded ?? true,
+                                               caseSensitive: merged.caseSensitive ?? true, variables: variables)
+        }
+        let compiled = CompiledEntry(entry, domainDefaults: domainDefaults, variables: variables)
+        if case .components(let components) = compiled.rules {
+            for component in components {
+                guard let written = entry.components?.first(where: { $0.index == component.index }) else { continue }
+                findings += PatternChecks.findings(for: written, percentEncoded: component.percentEncoded,
+                                                   caseSensitive: component.caseSensitive, variables: variables)
+            }
+        }
+        findings += RuleOrderChecks.findings(for: compiled)
+        return findings
+    }
+
+    private static func appIDFindings(_ appID: String, at path: JSONPath) -> [AASAFinding] {
+        switch AppIDFormat.check(appID) {
+        case .valid:
+            return []
+        case .unusualTeamID(let message):
+            return [AASAFinding(.unusualTeamID, at: path, message,
+                fix: "use the 10-character Team ID from the Apple Developer account (Membership details)")]
+        case .malformed(let message):
+            return [AASAFinding(.malformedAppID, at: path, message,
+                fix: "write <team ID>.<bundle ID>, e.g. ABCDE12345.com.example.app")]
+        }
+    }
+
+    private static func sizeFinding(_ size: Int) -> AASAFinding {
+        AASAFinding(.fileTooLarge, at: .root,
+            "the file is \(size) bytes; iOS refuses AASA files larger than \(maximumFileSize) bytes (128 KB)",
+            fix: "merge rules with wildcards or substitution variables until the file is at most 128 KB")
+    }
+}

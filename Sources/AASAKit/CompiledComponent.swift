@@ -1,0 +1,116 @@
+/// A component with its defaults applied and its patterns compiled, ready to match many URLs.
+struct CompiledComponent: Sendable {
+    /// The component after inheriting from app- and domain-level defaults.
+    let effective: AASAComponent
+    let path: AASAPattern?
+    let query: CompiledQuery
+    let fragment: AASAPattern?
+    let exclude: Bool
+    let caseSensitive: Bool
+    let percentEncoded: Bool
+
+    init(_ component: AASAComponent, appDefaults: AASAComponent?, domainDefaults: AASAComponent?, variables: AASASubstitutionVariables) {
+        let effective = component.filling(from: appDefaults?.filling(from: domainDefaults) ?? domainDefaults)
+        self.effective = effective
+        let caseSensitive = effective.caseSensitive ?? true
+        self.caseSensitive = caseSensitive
+        percentEncoded = effective.percentEncoded ?? true
+        exclude = effective.exclude ?? false
+        path = effective.path.map { AASAPattern($0, role: .urlPath, caseSensitive: caseSensitive, variables: variables) }
+        query = CompiledQuery(effective.query, caseSensitive: caseSensitive, variables: variables)
+        fragment = effective.fragment.map { AASAPattern($0, caseSensitive: caseSensitive, variables: variables) }
+    }
+
+    var index: Int { effective.index }
+
+    /// The fast test: every specified part matches.
+    func matches(_ url: PreparedURL) -> Bool {
+        let parts = url.parts(percentEncoded: percentEncoded)
+        if let path, !path.matches(prepared: parts.path) { return false }
+        if !query.matches(parts, caseSensitive: caseSensitive) { return false }
+        if let fragment, !fragment.matches(prepared: parts.fragment) { return false }
+        return true
+    }
+
+    /// The slow test, part by part, with words for each outcome.
+    func check(_ url: PreparedURL) -> ComponentCheck {
+        let parts = url.parts(percentEncoded: percentEncoded)
+        let label = percentEncoded ? "" : "decoded "
+        var outcomes: [ComponentCheck.PartOutcome] = []
+        if let path {
+            let matched = path.matches(prepared: parts.path)
+            let detail = matched
+                ? "\(label)path \"\(parts.pathText)\" matches \"\(path.source)\""
+                : "\(label)path \"\(parts.pathText)\" does not match \"\(path.source)\"" + (path.problem.map { " (it can never match: \($0))" } ?? "")
+            outcomes.append(.init(part: .path, specified: true, matched: matched, detail: detail))
+        } else {
+            outcomes.append(.init(part: .path, specified: false, matched: true, detail: "any path"))
+        }
+        let (queryOutcome, satisfied) = checkQuery(parts, label: label, hasQuery: url.hasQuery)
+        outcomes.append(queryOutcome)
+        if let fragment {
+            outcomes.append(Self.checkWhole(fragment, text: parts.fragmentText, scalars: parts.fragment,
+                                            present: url.hasFragment, label: label, noun: "fragment", part: .fragment))
+        } else {
+            outcomes.append(.init(part: .fragment, specified: false, matched: true, detail: "any fragment"))
+        }
+        return ComponentCheck(parts: outcomes, satisfiedQueryItems: satisfied)
+    }
+
+    private func checkQuery(_ parts: PreparedURL.Parts, label: String, hasQuery: Bool) -> (ComponentCheck.PartOutcome, Int) {
+        switch query {
+        case .any:
+            return (.init(part: .query, specified: false, matched: true, detail: "any query"), 0)
+        case .ignored(let name):
+            return (.init(part: .query, specified: true, matched: true,
+                          detail: "the \"?\" dictionary is ignored (the predicate for \"\(name)\" is not a string), so any query matches"), 0)
+        case .string(let pattern):
+            return (Self.checkWhole(pattern, text: parts.queryText, scalars: parts.query, present: hasQuery, label: label, noun: "query", part: .query), 0)
+        case .items(let constraints):
+            var satisfied = 0
+            var failure: String?
+            var matchedDetails: [String] = []
+            for constraint in constraints {
+                let outcome = CompiledQuery.occurrences(of: constraint, in: parts, caseSensitive: caseSensitive)
+                guard let (position, value) = outcome.firstFailure else {
+                    satisfied += 1
+                    matchedDetails.append(outcome.count == 0
+                        ? "\(label)query item \"\(constraint.name)\" is absent and \"\" matches \"\(constraint.pattern.source)\""
+                        : "\(label)query item \"\(constraint.name)\" matches \"\(constraint.pattern.source)\"")
+                    continue
+                }
+                guard failure == nil else { continue }
+                if outcome.count == 0 {
+                    failure = "\(label)query item \"\(constraint.name)\" is absent; \(ComponentCheck.emptyFailure(constraint.pattern))"
+                } else if value.isEmpty {
+                    failure = "\(label)query item \"\(constraint.name)\" is empty" + (outcome.count > 1 ? " in occurrence \(position + 1) of \(outcome.count)" : "")
+                        + "; \(ComponentCheck.emptyFailure(constraint.pattern))"
+                } else if outcome.count > 1 {
+                    failure = "\(label)query item \"\(constraint.name)\" appears \(outcome.count) times and occurrence \(position + 1) is \"\(value)\", "
+                        + "\(ComponentCheck.valueFailure(constraint.pattern)) (every occurrence must match)"
+                } else {
+                    failure = "\(label)query item \"\(constraint.name)\" is \"\(value)\", \(ComponentCheck.valueFailure(constraint.pattern))"
+                }
+            }
+            if let failure {
+                return (.init(part: .query, specified: true, matched: false, detail: failure), satisfied)
+            }
+            let detail = matchedDetails.isEmpty ? "an empty \"?\" dictionary accepts any query" : matchedDetails.joined(separator: ", ")
+            return (.init(part: .query, specified: true, matched: true, detail: detail), satisfied)
+        }
+    }
+
+    /// A whole-string part (query string or fragment) against its pattern.
+    private static func checkWhole(_ pattern: AASAPattern, text: String, scalars: [Unicode.Scalar], present: Bool,
+                                   label: String, noun: String, part: ComponentCheck.Part) -> ComponentCheck.PartOutcome {
+        let name = label + noun
+        if pattern.matches(prepared: scalars) {
+            let shown = present ? "\(name) \"\(text)\"" : "the absent \(noun) (read as \"\")"
+            return .init(part: part, specified: true, matched: true, detail: "\(shown) matches \"\(pattern.source)\"")
+        }
+        let detail = scalars.isEmpty
+            ? "the URL has no \(noun); \(ComponentCheck.emptyFailure(pattern))"
+            : "\(name) \"\(text)\" \(ComponentCheck.valueFailure(pattern))"
+        return .init(part: part, specified: true, matched: false, detail: detail)
+    }
+}

@@ -1,0 +1,41 @@
+/// A `details` entry compiled for matching: its apps and the rules iOS 13+ would read.
+struct CompiledEntry: Sendable {
+    enum Rules: Sendable {
+        case components([CompiledComponent])
+        case legacyPaths([CompiledLegacyPath])
+        case none
+    }
+
+    let source: AASADetailsEntry
+    let rules: Rules
+
+    init(_ entry: AASADetailsEntry, domainDefaults: AASAComponent?, variables: AASASubstitutionVariables) {
+        source = entry
+        if let components = entry.components {
+            rules = .components(components.map {
+                CompiledComponent($0, appDefaults: entry.defaults, domainDefaults: domainDefaults, variables: variables)
+            })
+        } else if let paths = entry.paths {
+            rules = .legacyPaths(paths.map(CompiledLegacyPath.init))
+        } else {
+            rules = .none
+        }
+    }
+
+    /// The first rule that matches, in array order (first match wins), and whether it blocks.
+    func firstDecision(for url: PreparedURL) -> (ruleIndex: Int, kind: AASARuleKind, excludes: Bool)? {
+        switch rules {
+        case .components(let components):
+            for component in components where component.matches(url) {
+                return (component.index, .component, component.exclude)
+            }
+        case .legacyPaths(let paths):
+            for path in paths where path.matches(url) {
+                return (path.source.index, .legacyPath, path.source.isExclusion)
+            }
+        case .none:
+            break
+        }
+        return nil
+    }
+}

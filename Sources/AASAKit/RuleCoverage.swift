@@ -1,0 +1,46 @@
+/// Whole-rule questions for the validator: does one component cover another, does one open everything.
+enum RuleCoverage {
+    /// Whether every URL `later` matches is also matched by `earlier` (so `later` is unreachable).
+    static func covers(_ earlier: CompiledComponent, _ later: CompiledComponent) -> Bool {
+        guard earlier.caseSensitive == later.caseSensitive, earlier.percentEncoded == later.percentEncoded else { return false }
+        return covers(earlier.path, later.path) && covers(earlier.query, later.query) && covers(earlier.fragment, later.fragment)
+    }
+
+    /// Whether the component opens every URL (a match rule with no effective constraint).
+    static func isCatchAll(_ component: CompiledComponent) -> Bool {
+        guard !component.exclude else { return false }
+        return (component.path?.matchesEverything ?? true) && acceptsEveryQuery(component.query) && (component.fragment?.matchesEverything ?? true)
+    }
+
+    private static func covers(_ earlier: AASAPattern?, _ later: AASAPattern?) -> Bool {
+        guard let earlier else { return true }
+        guard let later else { return earlier.matchesEverything }
+        return PatternInclusion.includes(earlier, later)
+    }
+
+    private static func acceptsEveryQuery(_ query: CompiledQuery) -> Bool {
+        switch query {
+        case .any, .ignored: return true
+        case .string(let pattern): return pattern.matchesEverything
+        case .items(let items): return items.allSatisfy { $0.pattern.matchesEverything }
+        }
+    }
+
+    private static func covers(_ earlier: CompiledQuery, _ later: CompiledQuery) -> Bool {
+        if acceptsEveryQuery(earlier) { return true }
+        switch (earlier, later) {
+        case (.string(let outer), .string(let inner)):
+            return PatternInclusion.includes(outer, inner)
+        case (.items(let outer), .items(let inner)):
+            // Each constraint of the earlier rule must be implied by one on the same name in the later
+            // rule (an absent item reads as "", which the later pattern then accepts too).
+            return outer.allSatisfy { constraint in
+                constraint.pattern.matchesEverything || inner.contains {
+                    $0.comparedName == constraint.comparedName && PatternInclusion.includes(constraint.pattern, $0.pattern)
+                }
+            }
+        default:
+            return false
+        }
+    }
+}

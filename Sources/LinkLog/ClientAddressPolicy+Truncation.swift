@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension ClientAddressPolicy {
+    /// A bare IP address cut to its network: IPv4 to /24, IPv6 to /48, IPv4-mapped IPv6
+    /// (`::ffff:203.0.113.9`) as IPv4. Accepts `[...]` brackets and a `%zone`; anything else that is
+    /// not an address (ports, host names, junk) gives `nil`, never a crash.
+    public static func truncate(_ address: String) -> String? {
+        var text = Substring(address).trimmingSpaces()
+        if text.hasPrefix("["), text.hasSuffix("]") { text = text.dropFirst().dropLast() }
+        if let zone = text.firstIndex(of: "%") { text = text[..<zone] }
+        guard !text.isEmpty, text.utf8.count <= Int(INET6_ADDRSTRLEN) else { return nil }
+        let literal = String(text)
+
+        if literal.contains(":") {
+            var address = in6_addr()
+            guard inet_pton(AF_INET6, literal, &address) == 1 else { return nil }
+            var bytes = withUnsafeBytes(of: &address) { Array($0) }
+            if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
+                return "\(bytes[12]).\(bytes[13]).\(bytes[14]).0"
+            }
+            for index in 6..<16 { bytes[index] = 0 }
+            return bytes.withUnsafeBytes { raw -> String? in
+                var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+                guard inet_ntop(AF_INET6, raw.baseAddress, &buffer, socklen_t(buffer.count)) != nil else { return nil }
+                return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+        }
+
+        var address = in_addr()
+        guard inet_pton(AF_INET, literal, &address) == 1 else { return nil }
+        let bytes = withUnsafeBytes(of: &address) { Array($0) }
+        return "\(bytes[0]).\(bytes[1]).\(bytes[2]).0"
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    fileprivate func trimmingSpaces() -> Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return self[first...last]
+    }
+}

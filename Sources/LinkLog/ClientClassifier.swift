@@ -1,0 +1,99 @@
+/// Sorts a User-Agent into a `ClientClass` with a fixed table of case-insensitive substring tests,
+/// tried in order, first match wins. No regular expressions: it runs for every logged request.
+///
+/// The order is what makes it right: previewers and in-app browsers carry ordinary iOS/Android
+/// browser strings too, so they are tried first; crawlers before phones because Googlebot's smartphone
+/// crawler says "Android". Previewers are the fetchers that draw a link's card in a conversation
+/// (facebookexternalhit, Twitterbot — both also in Apple Messages' preview fetcher — WhatsApp, Slack,
+/// Telegram, Discord, LinkedIn, Skype, Snapchat, Mastodon…); crawlers that index the web for search
+/// (Googlebot, bingbot, Applebot, …) are `bot`.
+public enum ClientClassifier {
+    /// The class of `userAgent`; `unknown` when it is missing, empty, or unlike anything in the table.
+    public static func classify(_ userAgent: String?) -> ClientClass {
+        guard let userAgent, !userAgent.isEmpty else { return .unknown }
+        var bytes = Array(userAgent.utf8)
+        for index in bytes.indices where bytes[index] >= 0x41 && bytes[index] <= 0x5A { bytes[index] |= 0x20 }
+        for rule in rules where rule.matches(bytes) { return rule.clientClass }
+        return .unknown
+    }
+
+    /// One line of the table: a class and the lower-case markers that identify it.
+    struct Rule: Sendable {
+        enum Needs: Sendable {
+            /// Any one marker is enough.
+            case any
+            /// Every marker must be present.
+            case all
+            /// A marker must open the User-Agent.
+            case prefix
+        }
+
+        let clientClass: ClientClass
+        let needs: Needs
+        let markers: [[UInt8]]
+
+        init(_ clientClass: ClientClass, _ needs: Needs, _ markers: [String]) {
+            self.clientClass = clientClass
+            self.needs = needs
+            self.markers = markers.map { Array($0.utf8) }
+        }
+
+        func matches(_ userAgent: [UInt8]) -> Bool {
+            switch needs {
+            case .any: markers.contains { userAgent.containsBytes($0) }
+            case .all: markers.allSatisfy { userAgent.containsBytes($0) }
+            case .prefix: markers.contains { userAgent.starts(with: $0) }
+            }
+        }
+    }
+
+    static let rules: [Rule] = [
+        Rule(.aasaBot, .any, ["aasa-bot"]),
+        // Apple Messages' preview fetcher sends "… facebookexternalhit/1.1 Facebot Twitterbot/1.0".
+        Rule(.linkPreview, .any, [
+            "facebookexternalhit", "facebot", "twitterbot", "slackbot-linkexpanding", "slack-imgproxy",
+            "telegrambot", "discordbot", "linkedinbot", "skypeuripreview", "snap url preview", "pinterestbot",
+            "redditbot", "embedly", "iframely", "vkshare", "mastodon/", "bitlybot",
+        ]),
+        // WhatsApp's preview fetcher is "WhatsApp/2.23.20.0 A"; its name inside a browser string is the app.
+        Rule(.linkPreview, .prefix, ["whatsapp/"]),
+        Rule(.appleCFNetwork, .all, ["cfnetwork/", "darwin/"]),
+        Rule(.inAppBrowser, .any, [
+            "instagram", "fban/", "fbav/", "fb_iab", "fbios", " line/", " gsa/", "snapchat", "musical_ly",
+            "bytedancewebview", "tiktok", "micromessenger", "kakaotalk", "linkedinapp", "[pinterest/",
+            "twitter for iphone", "whatsapp", "; wv)",
+        ]),
+        Rule(.bot, .prefix, [
+            "curl/", "wget/", "python-requests/", "python-urllib/", "python-httpx/", "go-http-client/",
+            "aiohttp/", "httpie/", "libwww-perl/", "java/", "apache-httpclient/", "node-fetch", "axios/",
+            "postmanruntime/", "insomnia/", "okhttp/", "ruby", "php/",
+        ]),
+        Rule(.bot, .any, [
+            "googlebot", "bingbot", "applebot", "duckduckbot", "yandex", "baiduspider", "petalbot",
+            "ahrefsbot", "semrushbot", "gptbot", "headlesschrome", "phantomjs", "lighthouse", "scrapy",
+            "crawler", "spider", "bot/", "bot;", "bot)", "bot ", "+http",
+        ]),
+        Rule(.ios, .any, ["iphone", "ipad", "ipod"]),
+        Rule(.android, .any, ["android"]),
+        Rule(.desktop, .any, ["windows nt", "macintosh", "x11", "linux"]),
+    ]
+}
+
+extension Array where Element == UInt8 {
+    /// Whether `needle` occurs in these bytes (a plain scan: user agents and markers are short).
+    fileprivate func containsBytes(_ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, needle.count <= count else { return needle.isEmpty }
+        let first = needle[0]
+        var start = 0
+        let lastStart = count - needle.count
+        while start <= lastStart {
+            if self[start] == first {
+                var offset = 1
+                while offset < needle.count, self[start + offset] == needle[offset] { offset += 1 }
+                if offset == needle.count { return true }
+            }
+            start += 1
+        }
+        return false
+    }
+}

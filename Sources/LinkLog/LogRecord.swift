@@ -1,0 +1,92 @@
+/// One answered request, as the server hands it to the log writer. Every field is stored as given:
+/// secrets must already be hashed (`SecretHasher`) and the client address already cut down
+/// (`ClientAddressPolicy`) by the time a record is built.
+public struct LogRecord: Sendable {
+    /// When the request was answered: UTC milliseconds since 1970.
+    public var timestampMilliseconds: Int64
+    /// The configured site that answered; `nil` for hosts no site serves.
+    public var siteID: String?
+    /// The Host the client asked for.
+    public var host: String
+    /// The HTTP method.
+    public var method: String
+    /// The request path without its query.
+    public var path: String
+    /// What the response was (`aasa`, `fallback`, `bad_link`, `not_found`, `static`, `health`, ...).
+    public var kind: String
+    /// The link rule that matched, if any.
+    public var rule: String?
+    /// The HTTP status sent.
+    public var status: Int
+    /// How long the server took to answer, in microseconds.
+    public var durationMicroseconds: Int64
+    /// `utm_source` from the query, each UTM parameter in its own column so campaigns can be counted.
+    public var utmSource: String?
+    /// `utm_medium` from the query.
+    public var utmMedium: String?
+    /// `utm_campaign` from the query.
+    public var utmCampaign: String?
+    /// `utm_term` from the query.
+    public var utmTerm: String?
+    /// `utm_content` from the query.
+    public var utmContent: String?
+    /// Other tracked query parameters (such as `from=qrcode`), in order; stored as one JSON object in
+    /// the `params` column. When a name repeats, the first value is kept.
+    public var trackedParameters: [(name: String, value: String)]
+    /// The Referer header.
+    public var referrer: String?
+    /// The User-Agent header.
+    public var userAgent: String?
+    /// The client class from `ClientClassifier` (`aasa-bot`, `ios`, ...).
+    public var clientClass: String?
+    /// The client address as it may be stored (already truncated or omitted).
+    public var clientAddress: String?
+
+    /// Makes a record; only the facts every response has are required.
+    public init(
+        timestampMilliseconds: Int64,
+        siteID: String?,
+        host: String,
+        method: String,
+        path: String,
+        kind: String,
+        rule: String? = nil,
+        status: Int,
+        durationMicroseconds: Int64,
+        utmSource: String? = nil,
+        utmMedium: String? = nil,
+        utmCampaign: String? = nil,
+        utmTerm: String? = nil,
+        utmContent: String? = nil,
+        trackedParameters: [(name: String, value: String)] = [],
+        referrer: String? = nil,
+        userAgent: String? = nil,
+        clientClass: String? = nil,
+        clientAddress: String? = nil
+    ) {
+        self.timestampMilliseconds = timestampMilliseconds
+        self.siteID = siteID
+        self.host = host
+        self.method = method
+        self.path = path
+        self.kind = kind
+        self.rule = rule
+        self.status = status
+        self.durationMicroseconds = durationMicroseconds
+        self.utmSource = utmSource
+        self.utmMedium = utmMedium
+        self.utmCampaign = utmCampaign
+        self.utmTerm = utmTerm
+        self.utmContent = utmContent
+        self.trackedParameters = trackedParameters
+        self.referrer = referrer
+        self.userAgent = userAgent
+        self.clientClass = clientClass
+        self.clientAddress = clientAddress
+    }
+
+    /// The wall-clock time now in UTC milliseconds since 1970, for `timestampMilliseconds`.
+    public static func currentTimeMilliseconds() -> Int64 {
+        WallClock.nowMilliseconds()
+    }
+}

@@ -1,0 +1,124 @@
+/// The hit log's tables, and the migrations that bring a log database of any earlier version to the
+/// current one. The version lives in `PRAGMA user_version`; each migration runs in its own transaction
+/// together with the version bump, so a database is always at exactly one version.
+public enum LogSchema {
+    /// The schema this build writes and reads.
+    public static var currentVersion: Int { migrations.count }
+
+    /// One step from version `version - 1` to `version`.
+    struct Migration: Sendable {
+        let version: Int
+        let apply: @Sendable (SQLiteConnection) throws -> Void
+    }
+
+    /// Every step from an empty file, in order; `migrations[n - 1]` makes version n. Never edit a
+    /// published step: add a new one.
+    static let migrations: [Migration] = [
+        // Version 1: the first hit log — one row per answered request, UTM parameters as columns.
+        Migration(version: 1) { connection in
+            try connection.execute("""
+                CREATE TABLE hits (
+                    id           INTEGER PRIMARY KEY,
+                    ts_ms        INTEGER NOT NULL,
+                    site         TEXT,
+                    host         TEXT NOT NULL,
+                    method       TEXT NOT NULL,
+                    path         TEXT NOT NULL,
+                    kind         TEXT NOT NULL,
+                    rule         TEXT,
+                    status       INTEGER NOT NULL,
+                    duration_us  INTEGER NOT NULL,
+                    utm_source   TEXT,
+                    utm_medium   TEXT,
+                    utm_campaign TEXT,
+                    utm_term     TEXT,
+                    utm_content  TEXT,
+                    referrer     TEXT,
+                    user_agent   TEXT,
+                    client_addr  TEXT
+                );
+                CREATE INDEX hits_time      ON hits (ts_ms);
+                CREATE INDEX hits_kind_time ON hits (kind, ts_ms);
+                CREATE INDEX hits_rule_time ON hits (rule, ts_ms);
+                CREATE INDEX hits_host_time ON hits (host, ts_ms);
+                """)
+        },
+        // Version 2: other tracked parameters as one JSON object, the client class (filled in for
+        // existing rows from their user agent), campaign indexes, and a small key/value table.
+        Migration(version: 2) { connection in
+            try connection.execute("""
+                ALTER TABLE hits ADD COLUMN params TEXT;
+                ALTER TABLE hits ADD COLUMN client_class TEXT;
+                CREATE INDEX hits_utm_source_time   ON hits (utm_source, ts_ms);
+                CREATE INDEX hits_utm_campaign_time ON hits (utm_campaign, ts_ms);
+                CREATE TABLE meta (
+                    key   TEXT PRIMARY KEY,
+                    value INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """)
+            try backfillClientClass(connection)
+        },
+    ]
+
+    /// Brings the database to `currentVersion`. A database from a newer build is refused rather than
+    /// written with assumptions that may no longer hold.
+    static func migrate(_ connection: SQLiteConnection) throws {
+        let found = try connection.userVersion()
+        guard found <= currentVersion else {
+            throw LogError.schemaTooNew(path: connection.path, found: found, supported: currentVersion)
+        }
+        for migration in migrations where migration.version > found {
+            try connection.transaction(.immediate) {
+                // Another process (the server and a CLI reader) may have migrated while we waited for the lock.
+                guard try connection.userVersion() == migration.version - 1 else { return }
+                try migration.apply(connection)
+                try connection.setUserVersion(migration.version)
+            }
+        }
+    }
+
+    /// Classifies the user agents of rows written before `client_class` existed, a chunk of rows at
+    /// a time so memory stays flat on a large log.
+    private static func backfillClientClass(_ connection: SQLiteConnection) throws {
+        let select = try connection.prepare("SELECT id, user_agent FROM hits WHERE id > ?1 ORDER BY id LIMIT 10000")
+        let update = try connection.prepare("UPDATE hits SET client_class = ?1 WHERE id = ?2")
+        var lastID: Int64 = -1
+        var classes: [String: ClientClass] = [:]
+        while true {
+            try select.bind(integer: lastID, at: 1)
+            var chunk: [(id: Int64, userAgent: String?)] = []
+            while try select.step() { chunk.append((select.int64(at: 0), select.text(at: 1))) }
+            select.reset()
+            guard let last = chunk.last else { return }
+            for row in chunk {
+                let key = row.userAgent ?? ""
+                let clientClass = classes[key] ?? ClientClassifier.classify(row.userAgent)
+                classes[key] = clientClass
+                try update.bind(text: clientClass.rawValue, at: 1)
+                try update.bind(integer: row.id, at: 2)
+                _ = try update.step()
+                update.reset()
+            }
+            lastID = last.id
+            if classes.count > 50_000 { classes.removeAll(keepingCapacity: true) }
+        }
+    }
+
+    /// The insert the writer prepares once; parameter order matches `LogStore.bind`.
+    static let insertHitSQL = """
+        INSERT INTO hits (ts_ms, site, host, method, path, kind, rule, status, duration_us,
+                          utm_source, utm_medium, utm_campaign, utm_term, utm_content, params,
+                          referrer, user_agent, client_class, client_addr)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
+        """
+
+    /// The columns the reader selects, in `LogRow` order.
+    static let selectHitColumns = """
+        id, ts_ms, site, host, method, path, kind, rule, status, duration_us,
+        utm_source, utm_medium, utm_campaign, utm_term, utm_content, params,
+        referrer, user_agent, client_class, client_addr
+        """
+
+    /// The `meta` key counting records the writer refused because its queue was full.
+    static let droppedRecordsKey = "dropped_records"
+}

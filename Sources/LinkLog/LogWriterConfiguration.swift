@@ -1,0 +1,48 @@
+import Logging
+
+/// How a `LogWriter` runs: where the database is, how much it may hold in memory, how long rows are
+/// kept, and how it retries when the database fails.
+public struct LogWriterConfiguration: Sendable {
+    /// The SQLite file; its folder is created if missing.
+    public var databasePath: String
+    /// Records held in memory (queued plus being written) before new ones are dropped. Sized so a
+    /// burst, or a few minutes of a failing disk, loses nothing.
+    public var queueCapacity: Int
+    /// Delete rows older than this many days, at open and every `retentionInterval`; 0 keeps everything.
+    public var retentionDays: Int
+    /// How often retention runs while the writer is up.
+    public var retentionInterval: Duration
+    /// The first wait before retrying a failed database; doubled after each failure ...
+    public var initialRetryDelay: Duration
+    /// ... up to this.
+    public var maximumRetryDelay: Duration
+    /// How long SQLite waits for another connection's lock before a batch counts as failed.
+    public var busyTimeout: Duration
+    /// Longest text stored in any column, in UTF-8 bytes; longer client-sent values are cut.
+    public var maximumTextBytes: Int
+    /// Where fault and recovery messages go (once per change, not once per retry).
+    public var logger: Logger
+
+    /// A configuration with production defaults for everything but the path.
+    public init(
+        databasePath: String,
+        queueCapacity: Int = 65_536,
+        retentionDays: Int = 0,
+        retentionInterval: Duration = .seconds(3600),
+        initialRetryDelay: Duration = .milliseconds(500),
+        maximumRetryDelay: Duration = .seconds(5),
+        busyTimeout: Duration = .seconds(5),
+        maximumTextBytes: Int = 4096,
+        logger: Logger = Logger(label: "linkhost.log")
+    ) {
+        self.databasePath = databasePath
+        self.queueCapacity = queueCapacity
+        self.retentionDays = retentionDays
+        self.retentionInterval = retentionInterval
+        self.initialRetryDelay = initialRetryDelay
+        self.maximumRetryDelay = maximumRetryDelay
+        self.busyTimeout = busyTimeout
+        self.maximumTextBytes = maximumTextBytes
+        self.logger = logger
+    }
+}

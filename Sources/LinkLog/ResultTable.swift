@@ -1,0 +1,40 @@
+/// A query result ready for output: named columns, and rows of optional text (`nil` is NULL).
+/// Every formatter works from this one shape.
+public struct ResultTable: Sendable, Equatable {
+    /// A column: its name, whether its values are integers, and whether a table may cut its cells
+    /// early to fit a width (numbers and timestamps are worthless cut, so they give way last).
+    public struct Column: Sendable, Equatable {
+        public var name: String
+        public var isNumeric: Bool
+        public var isTruncatable: Bool
+
+        public init(name: String, isNumeric: Bool = false, isTruncatable: Bool? = nil) {
+            self.name = name
+            self.isNumeric = isNumeric
+            self.isTruncatable = isTruncatable ?? !isNumeric
+        }
+    }
+
+    /// The columns, in output order.
+    public var columns: [Column]
+    /// One array per row, one cell per column.
+    public var rows: [[String?]]
+
+    /// A table of any shape (for results that are neither hits nor statistics).
+    public init(columns: [Column], rows: [[String?]]) {
+        self.columns = columns
+        self.rows = rows
+    }
+
+    /// Hits with the chosen columns (all of them by default).
+    public init(hits: [LogRow], columns: [HitColumn] = HitColumn.allCases) {
+        self.columns = columns.map { Column(name: $0.rawValue, isNumeric: $0.isNumeric, isTruncatable: $0 != .time && !$0.isNumeric) }
+        self.rows = hits.map { row in columns.map { $0.value(in: row) } }
+    }
+
+    /// Statistics: a key column named after the dimension, then `hits`. Missing keys read `(none)`.
+    public init(stats: [StatsRow], dimension: StatsDimension) {
+        self.columns = [Column(name: dimension.rawValue), Column(name: "hits", isNumeric: true)]
+        self.rows = stats.map { [$0.key ?? StatsRow.noneKey, String($0.hits)] }
+    }
+}

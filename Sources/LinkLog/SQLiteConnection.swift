@@ -1,0 +1,135 @@
+import CSQLite
+
+/// One open SQLite database. Deliberately not `Sendable`: a connection belongs to the one thread that
+/// uses it (the log writer's thread, or a command's reader), which keeps SQLite's locking simple.
+public final class SQLiteConnection {
+    /// How to open the file; `[.readWrite, .create]` makes it if missing.
+    public struct OpenFlags: OptionSet, Sendable {
+        public let rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+
+        public static let readOnly = OpenFlags(rawValue: SQLITE_OPEN_READONLY)
+        public static let readWrite = OpenFlags(rawValue: SQLITE_OPEN_READWRITE)
+        public static let create = OpenFlags(rawValue: SQLITE_OPEN_CREATE)
+    }
+
+    /// How a transaction takes its locks. `immediate` takes the write lock at `BEGIN`, so a busy
+    /// database fails (after the busy timeout) before any work is done rather than at `COMMIT`.
+    public enum TransactionKind: Sendable {
+        case deferred
+        case immediate
+    }
+
+    let handle: OpaquePointer
+    /// The file this connection opened.
+    public let path: String
+
+    /// Opens (or with `.create`, creates) the database at `path`. Result codes are extended ones.
+    public init(path: String, flags: OpenFlags = [.readWrite, .create]) throws {
+        var opened: OpaquePointer?
+        let code = sqlite3_open_v2(path, &opened, flags.rawValue, nil)
+        guard code == SQLITE_OK, let opened else {
+            let error = SQLiteError(code: code, connection: opened, context: "opening \(path)")
+            // SQLite hands back a handle even when opening fails; it must still be closed.
+            if let opened { sqlite3_close_v2(opened) }
+            throw error
+        }
+        sqlite3_extended_result_codes(opened, 1)
+        handle = opened
+        self.path = path
+    }
+
+    deinit {
+        // close_v2 waits for any statement still alive; statements keep their connection alive anyway.
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more SQL statements that return no rows we need (DDL, pragmas, BEGIN/COMMIT).
+    public func execute(_ sql: String) throws {
+        var errorText: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &errorText)
+        guard code == SQLITE_OK else {
+            let message = errorText.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_free(errorText)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: message)
+        }
+    }
+
+    /// Compiles one SQL statement. `persistent` hints that it will be reused many times (the writer's
+    /// insert), which lets SQLite keep it out of its short-lived lookaside memory.
+    public func prepare(_ sql: String, persistent: Bool = false) throws -> SQLiteStatement {
+        var statement: OpaquePointer?
+        let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let code = sqlite3_prepare_v3(handle, sql, -1, flags, &statement, nil)
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: handle) }
+        guard let statement else { throw SQLiteError(code: SQLITE_MISUSE, message: "no SQL statement in \"\(sql)\"") }
+        return SQLiteStatement(handle: statement, connection: self)
+    }
+
+    /// How long a statement waits for another connection's lock before failing with `busy`.
+    public func setBusyTimeout(_ timeout: Duration) throws {
+        let milliseconds = max(0, min(Int64(Int32.max), timeout.wholeMilliseconds))
+        let code = sqlite3_busy_timeout(handle, Int32(milliseconds))
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: handle) }
+    }
+
+    /// The first column of the first row of `sql` as an integer; `nil` when there is no row or it is NULL.
+    public func queryInteger(_ sql: String) throws -> Int64? {
+        let statement = try prepare(sql)
+        guard try statement.step(), !statement.isNull(at: 0) else { return nil }
+        return statement.int64(at: 0)
+    }
+
+    /// The first column of the first row of `sql` as text; `nil` when there is no row or it is NULL.
+    public func queryText(_ sql: String) throws -> String? {
+        let statement = try prepare(sql)
+        guard try statement.step() else { return nil }
+        return statement.text(at: 0)
+    }
+
+    /// `PRAGMA user_version`: the schema version this program's migrations keep.
+    public func userVersion() throws -> Int {
+        Int(try queryInteger("PRAGMA user_version") ?? 0)
+    }
+
+    /// Sets `PRAGMA user_version`.
+    public func setUserVersion(_ version: Int) throws {
+        try execute("PRAGMA user_version = \(version)")
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Whether a transaction is open on this connection.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs `body` inside a transaction: commits if it returns, rolls back if it (or the commit) throws.
+    public func transaction<Result>(_ kind: TransactionKind = .immediate, _ body: () throws -> Result) throws -> Result {
+        try execute(kind == .immediate ? "BEGIN IMMEDIATE" : "BEGIN")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            // A failed COMMIT (busy, disk full) can leave the transaction open; SQLite may also
+            // have rolled it back itself already, so only roll back what is still open.
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds, rounded towards zero.
+    var wholeMilliseconds: Int64 {
+        let parts = components
+        return parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
+    }
+
+    /// The duration in whole nanoseconds, rounded towards zero; negative durations count as zero.
+    var wholeNanoseconds: UInt64 {
+        let parts = components
+        guard parts.seconds >= 0, parts.attoseconds >= 0 else { return 0 }
+        return UInt64(parts.seconds) * 1_000_000_000 + UInt64(parts.attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,133 @@
+import CSQLite
+
+/// One compiled SQL statement of a connection. Parameters are numbered from 1 (SQLite's rule),
+/// result columns from 0. The statement keeps its connection open and is finalized when released.
+public final class SQLiteStatement {
+    private let handle: OpaquePointer
+    private let connection: SQLiteConnection
+
+    init(handle: OpaquePointer, connection: SQLiteConnection) {
+        self.handle = handle
+        self.connection = connection
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    // MARK: Binding
+
+    /// Binds text (SQLite copies it at once); `nil` binds NULL.
+    public func bind(text: String?, at index: Int) throws {
+        guard var text else { return try bindNull(at: index) }
+        let code = text.withUTF8 { bytes -> Int32 in
+            guard bytes.count <= Int(Int32.max) else { return SQLITE_TOOBIG }
+            guard let base = bytes.baseAddress, bytes.count > 0 else {
+                // An empty buffer may have no address, and a NULL pointer would bind NULL, not "".
+                return linkhost_sqlite_bind_text_copy(handle, Int32(index), "", 0)
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                linkhost_sqlite_bind_text_copy(handle, Int32(index), $0, Int32(bytes.count))
+            }
+        }
+        try check(code)
+    }
+
+    /// Binds a 64-bit integer; `nil` binds NULL.
+    public func bind(integer: Int64?, at index: Int) throws {
+        guard let integer else { return try bindNull(at: index) }
+        try check(sqlite3_bind_int64(handle, Int32(index), integer))
+    }
+
+    /// Binds a floating-point number; `nil` binds NULL.
+    public func bind(real: Double?, at index: Int) throws {
+        guard let real else { return try bindNull(at: index) }
+        try check(sqlite3_bind_double(handle, Int32(index), real))
+    }
+
+    /// Binds bytes as a blob (SQLite copies them at once); `nil` binds NULL.
+    public func bind(blob: [UInt8]?, at index: Int) throws {
+        guard let blob else { return try bindNull(at: index) }
+        guard blob.count <= Int(Int32.max) else { throw SQLiteError(code: SQLITE_TOOBIG, message: "blob of \(blob.count) bytes") }
+        let code = blob.withUnsafeBytes { bytes -> Int32 in
+            // A zero-length blob still needs a non-NULL pointer to be a blob rather than NULL.
+            let empty: [UInt8] = [0]
+            if bytes.isEmpty { return empty.withUnsafeBytes { linkhost_sqlite_bind_blob_copy(handle, Int32(index), $0.baseAddress, 0) } }
+            return linkhost_sqlite_bind_blob_copy(handle, Int32(index), bytes.baseAddress, Int32(bytes.count))
+        }
+        try check(code)
+    }
+
+    /// Binds NULL.
+    public func bindNull(at index: Int) throws {
+        try check(sqlite3_bind_null(handle, Int32(index)))
+    }
+
+    /// Sets every parameter back to NULL.
+    public func clearBindings() {
+        sqlite3_clear_bindings(handle)
+    }
+
+    // MARK: Running
+
+    /// Runs the statement to its next row: `true` when a row is ready to read, `false` when done.
+    public func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw SQLiteError(code: code, connection: connection.handle)
+        }
+    }
+
+    /// Makes the statement ready to run again (bindings stay). Never throws: `reset` only repeats the
+    /// error the last `step` already reported.
+    public func reset() {
+        sqlite3_reset(handle)
+    }
+
+    // MARK: Reading the current row
+
+    /// How many columns a row has.
+    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    /// The name of result column `index`.
+    public func columnName(at index: Int) -> String {
+        sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
+    }
+
+    /// Whether column `index` of the current row is NULL.
+    public func isNull(at index: Int) -> Bool {
+        sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
+    }
+
+    /// Column `index` as an integer (NULL reads as 0).
+    public func int64(at index: Int) -> Int64 {
+        sqlite3_column_int64(handle, Int32(index))
+    }
+
+    /// Column `index` as a floating-point number (NULL reads as 0).
+    public func double(at index: Int) -> Double {
+        sqlite3_column_double(handle, Int32(index))
+    }
+
+    /// Column `index` as text; `nil` for NULL. Numbers are converted by SQLite; invalid UTF-8 is repaired.
+    public func text(at index: Int) -> String? {
+        guard !isNull(at: index), let bytes = sqlite3_column_text(handle, Int32(index)) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// Column `index` as bytes; `nil` for NULL.
+    public func blob(at index: Int) -> [UInt8]? {
+        guard !isNull(at: index) else { return nil }
+        let bytes = sqlite3_column_blob(handle, Int32(index))
+        let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+        guard let bytes, count > 0 else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+
+    private func check(_ code: Int32) throws {
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: connection.handle) }
+    }
+}

@@ -1,0 +1,200 @@
+import Logging
+
+/// What the writer thread carries from one turn of its loop to the next: the open database (if any),
+/// the batch it is trying to write, and its retry and retention clocks. Lives on the writer thread's
+/// stack only, which is why it may hold the non-`Sendable` connection.
+struct WriterCycle {
+    private let configuration: LogWriterConfiguration
+    private var logger: Logger { configuration.logger }
+
+    private var store: LogStore?
+    /// Records taken from the queue and not yet committed; kept across failed attempts.
+    private var batch: [LogRecord] = []
+    /// Refused records not yet added to the database's `meta` count.
+    private var droppedToRecord = 0
+    private var isFailing = false
+    private var retryDelay: Duration
+    private var nextAttempt = MonotonicInstant.now()
+    private var nextRetention: MonotonicInstant?
+    /// Set once the writer has seen the stop request.
+    private var stopDeadline: MonotonicInstant?
+
+    /// Above this many slots the batch array is not kept for reuse after a burst, so memory goes back.
+    private static let reusableBatchCapacity = 8192
+    private static let millisecondsPerDay: Int64 = 86_400_000
+
+    init(configuration: LogWriterConfiguration) {
+        self.configuration = configuration
+        self.retryDelay = min(configuration.initialRetryDelay, configuration.maximumRetryDelay)
+    }
+
+    /// Sleeps until there is something to do — records, a retry or retention falling due, a stop —
+    /// then takes everything queued into the batch.
+    mutating func takeWork(from lock: WriterStateLock) {
+        let mustOpenFirst = store == nil && !isFailing
+        let failing = isFailing
+        let stopNoticed = stopDeadline != nil
+        var batch = self.batch
+        self.batch = []
+        var drops = 0
+        var noticedStopDeadline: MonotonicInstant?
+        lock.withLock(waitingFor: .workArrived, until: nextWakeUp(), while: { state in
+            if mustOpenFirst { return false }
+            if state.stopRequested, !stopNoticed { return false }
+            // While failing, sleep out the backoff even if records arrive.
+            if failing { return true }
+            return state.queue.isEmpty
+        }) { state in
+            if batch.isEmpty {
+                // O(1): the queue continues in the batch's old (empty, already sized) storage.
+                swap(&batch, &state.queue)
+            } else {
+                batch.append(contentsOf: state.queue)
+                state.queue.removeAll(keepingCapacity: true)
+            }
+            state.inFlight = batch.count
+            drops = state.dropped - state.droppedInDatabase
+            if state.stopRequested, !stopNoticed { noticedStopDeadline = state.stopDeadline ?? MonotonicInstant.now() }
+        }
+        self.batch = batch
+        droppedToRecord = drops
+        if let noticedStopDeadline { stopDeadline = noticedStopDeadline }
+    }
+
+    /// Writes the batch (opening the database first if needed) unless a failure's backoff is still
+    /// running, then runs retention when it is due.
+    mutating func writeIfDue(to lock: WriterStateLock) {
+        guard !isFailing || MonotonicInstant.now() >= nextAttempt else { return }
+        let store: LogStore
+        do {
+            store = try openIfNeeded(lock)
+            if !batch.isEmpty || droppedToRecord > 0 {
+                try store.insert(batch, droppedRecords: droppedToRecord)
+            }
+        } catch {
+            recordFault(error, lock)
+            return
+        }
+        recordSuccess(lock)
+        applyRetentionIfDue(store, lock)
+    }
+
+    /// Whether the loop should end: after a stop, once everything is written, or once the stop's
+    /// deadline has passed with the database still failing (what is left is counted as abandoned).
+    mutating func isFinished(updating lock: WriterStateLock) -> Bool {
+        guard let stopDeadline else { return false }
+        if !isFailing, batch.isEmpty { return true }
+        guard MonotonicInstant.now() >= stopDeadline else { return false }
+        let lost = lock.withLock { state -> Int in
+            let lost = batch.count + state.queue.count
+            state.abandonedAtStop += lost
+            state.queue.removeAll()
+            state.inFlight = 0
+            return lost
+        }
+        batch.removeAll()
+        logger.error("stopping while the hit log database fails: \(lost) records could not be written", metadata: ["database": "\(configuration.databasePath)"])
+        return true
+    }
+
+    /// Closes the database (checkpointing its WAL).
+    mutating func closeDatabase() {
+        store = nil
+    }
+
+    // MARK: - Steps
+
+    private mutating func openIfNeeded(_ lock: WriterStateLock) throws -> LogStore {
+        if let current = store {
+            if current.isStillAtItsPath { return current }
+            // Close first: the old connection removes its WAL by name when it closes, which must
+            // happen before a new database gets a WAL under that name.
+            logger.warning("the hit log database was deleted or replaced; starting it again", metadata: ["database": "\(configuration.databasePath)"])
+            store = nil
+        }
+        let opened = try LogStore(path: configuration.databasePath, busyTimeout: configuration.busyTimeout, maximumTextBytes: configuration.maximumTextBytes)
+        if configuration.retentionDays > 0 {
+            let deleted = try opened.deleteRows(olderThan: retentionCutoff())
+            if deleted > 0 { lock.withLock { $0.retentionDeletedRows += deleted } }
+            nextRetention = MonotonicInstant.now().advanced(by: configuration.retentionInterval)
+        }
+        store = opened
+        return opened
+    }
+
+    private mutating func recordSuccess(_ lock: WriterStateLock) {
+        let count = batch.count
+        let drops = droppedToRecord
+        lock.withLock { state in
+            state.written += count
+            if count > 0 { state.batches += 1 }
+            state.droppedInDatabase += drops
+            state.inFlight = 0
+            state.firstOpenAttempted = true
+            state.health = .healthy
+            state.failingSinceMilliseconds = nil
+            state.consecutiveFailures = 0
+        }
+        lock.broadcast(.progressMade)
+        batch.removeAll(keepingCapacity: batch.capacity <= Self.reusableBatchCapacity)
+        droppedToRecord = 0
+        if isFailing {
+            logger.notice("the hit log database is being written again", metadata: ["database": "\(configuration.databasePath)", "caughtUp": "\(count)"])
+        }
+        isFailing = false
+        retryDelay = min(configuration.initialRetryDelay, configuration.maximumRetryDelay)
+    }
+
+    private mutating func recordFault(_ error: any Error, _ lock: WriterStateLock) {
+        // Drop the connection: the next attempt opens afresh, which is what recovers from a deleted
+        // folder, a replaced file or a stale lock.
+        store = nil
+        isFailing = true
+        nextAttempt = MonotonicInstant.now().advanced(by: retryDelay)
+        retryDelay = min(retryDelay * 2, configuration.maximumRetryDelay)
+        let message = "\(error)"
+        let (began, pending) = lock.withLock { state -> (Bool, Int) in
+            let began = state.health == .healthy
+            state.health = .failing
+            state.lastError = message
+            state.failingSinceMilliseconds = state.failingSinceMilliseconds ?? WallClock.nowMilliseconds()
+            state.consecutiveFailures += 1
+            state.firstOpenAttempted = true
+            return (began, state.queue.count + state.inFlight)
+        }
+        lock.broadcast(.progressMade)
+        if began {
+            logger.error("cannot write the hit log database; keeping records in memory and retrying", metadata: [
+                "database": "\(configuration.databasePath)", "error": "\(message)", "pending": "\(pending)",
+            ])
+        }
+    }
+
+    private mutating func applyRetentionIfDue(_ store: LogStore, _ lock: WriterStateLock) {
+        guard let due = nextRetention, MonotonicInstant.now() >= due else { return }
+        do {
+            let deleted = try store.deleteRows(olderThan: retentionCutoff())
+            if deleted > 0 { lock.withLock { $0.retentionDeletedRows += deleted } }
+            nextRetention = MonotonicInstant.now().advanced(by: configuration.retentionInterval)
+        } catch {
+            recordFault(error, lock)
+        }
+    }
+
+    private func retentionCutoff() -> Int64 {
+        WallClock.nowMilliseconds() - Int64(configuration.retentionDays) * Self.millisecondsPerDay
+    }
+
+    /// The earliest of: the end of the backoff (while failing), the next retention run (while
+    /// healthy), the stop deadline (once stopping); `nil` to sleep until signalled.
+    private func nextWakeUp() -> MonotonicInstant? {
+        var wakeUp: MonotonicInstant?
+        func consider(_ instant: MonotonicInstant?) {
+            guard let instant else { return }
+            wakeUp = wakeUp.map { min($0, instant) } ?? instant
+        }
+        if isFailing { consider(nextAttempt) } else if store != nil { consider(nextRetention) }
+        consider(stopDeadline)
+        return wakeUp
+    }
+}

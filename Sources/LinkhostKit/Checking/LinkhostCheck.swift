@@ -1,0 +1,42 @@
+import AASAKit
+import OrderedJSON
+
+/// What `linkhost check` reports: the config's own problems (the agreement between each site's AASA
+/// file and its link rules among them), then, for a config that loads, every finding of Apple's
+/// format validator on each file actually served.
+public enum LinkhostCheck {
+    /// Codes left out for generated files: linkhost writes `appID` + `paths` next to `appIDs` +
+    /// `components` on purpose (the documented way to serve iOS 12 and older and iOS 13+ from one
+    /// entry), so warning about it would be noise.
+    static let expectedInGeneratedFiles: Set<AASAValidationCode> = [.pathsBesideComponents, .appIDAndAppIDs]
+
+    /// Checks a config file.
+    public static func check(configPath: String) -> [CheckFinding] {
+        let configuration: LinkhostConfiguration
+        do {
+            configuration = try ConfigurationLoader.load(path: configPath)
+        } catch {
+            return error.problems.map { problem in
+                CheckFinding(code: problem.code, severity: .error, site: nil, path: problem.path.description, message: problem.problem, fix: problem.fix)
+            }
+        }
+        var findings: [CheckFinding] = []
+        for site in configuration.sites {
+            let report = AASAValidator().validate(bytes: site.aasa.bytes)
+            for finding in report.findings where !(site.aasaPolicy.isGenerated && expectedInGeneratedFiles.contains(finding.code)) {
+                findings.append(CheckFinding(
+                    code: finding.code.rawValue, severity: finding.severity == .error ? .error : .warning, site: site.id,
+                    path: "\(site.aasa.origin == "generated" ? "(generated file)" : site.aasa.origin) \(finding.path)",
+                    message: finding.message, fix: finding.fix))
+            }
+        }
+        return findings
+    }
+
+    /// Checks an AASA file on its own.
+    public static func check(aasaBytes: [UInt8]) -> [CheckFinding] {
+        AASAValidator().validate(bytes: aasaBytes).findings.map { finding in
+            CheckFinding(code: finding.code.rawValue, severity: finding.severity == .error ? .error : .warning, site: nil, path: finding.path, message: finding.message, fix: finding.fix)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import LinkLog
+import Testing
+
+@Suite("Schema migrations")
+struct LogSchemaMigrationTests {
+    /// Version 1 exactly as the first release wrote it, typed out here (not taken from the library)
+    /// so the test keeps describing the old file even if someone edits the migrations.
+    static let version1 = """
+        CREATE TABLE hits (
+            id INTEGER PRIMARY KEY, ts_ms INTEGER NOT NULL, site TEXT, host TEXT NOT NULL, method TEXT NOT NULL,
+            path TEXT NOT NULL, kind TEXT NOT NULL, rule TEXT, status INTEGER NOT NULL, duration_us INTEGER NOT NULL,
+            utm_source TEXT, utm_medium TEXT, utm_campaign TEXT, utm_term TEXT, utm_content TEXT,
+            referrer TEXT, user_agent TEXT, client_addr TEXT
+        );
+        CREATE INDEX hits_time ON hits (ts_ms);
+        CREATE INDEX hits_kind_time ON hits (kind, ts_ms);
+        CREATE INDEX hits_rule_time ON hits (rule, ts_ms);
+        CREATE INDEX hits_host_time ON hits (host, ts_ms);
+        PRAGMA journal_mode = WAL;
+        PRAGMA user_version = 1;
+        INSERT INTO hits (ts_ms, site, host, method, path, kind, rule, status, duration_us, utm_source, utm_campaign, user_agent, client_addr)
+        VALUES (1793527200000, 'rowhni', 'rowhni.com', 'GET', '/addfriend', 'fallback', 'addfriend', 200, 120, 'newsletter', 'spring', 'AASA-Bot/1.0.0', '203.0.113.0'),
+               (1793527201000, 'rowhni', 'rowhni.com', 'GET', '/joingroup', 'fallback', 'joingroup', 200, 130, NULL, NULL, 'curl/8.5.0', NULL),
+               (1793527202000, NULL, 'other.example', 'GET', '/', 'unknown_host', NULL, 404, 40, NULL, NULL, NULL, NULL);
+        """
+
+    @Test("a version 1 database opened by the writer keeps its rows and gains the new columns")
+    func upgradeFromVersion1() throws {
+        let fixture = try LogFixture()
+        try FileManager.default.createDirectory(atPath: fixture.folder.path + "/log", withIntermediateDirectories: true)
+        do {
+            let old = try SQLiteConnection(path: fixture.databasePath)
+            try old.execute(Self.version1)
+        }
+
+        let writer = try fixture.writer()
+        #expect(writer.status.isHealthy)
+        writer.enqueue(Sample.record(at: 1_793_527_203_000, parameters: [("from", "qrcode")], clientClass: "ios"))
+        writer.stop()
+
+        let connection = try SQLiteConnection(path: fixture.databasePath, flags: [.readOnly])
+        #expect(try connection.userVersion() == 2)
+        let columns = try connection.prepare("SELECT name FROM pragma_table_info('hits')")
+        var names: [String] = []
+        while try columns.step() { names.append(columns.text(at: 0) ?? "") }
+        #expect(names.contains("params"))
+        #expect(names.contains("client_class"))
+        #expect(try connection.queryInteger("SELECT COUNT(*) FROM sqlite_master WHERE name = 'hits_utm_campaign_time'") == 1)
+
+        let rows = try fixture.reader().rows()
+        #expect(rows.count == 4)
+        let first = try #require(rows.first { $0.path == "/addfriend" && $0.timestampMilliseconds == 1_793_527_200_000 })
+        #expect(first.utmSource == "newsletter")
+        #expect(first.utmCampaign == "spring")
+        #expect(first.clientAddress == "203.0.113.0")
+        #expect(first.durationMicroseconds == 120)
+        // Old rows get a client class from their user agent.
+        #expect(rows.sorted { $0.id < $1.id }.map(\.clientClass) == ["aasa-bot", "bot", "unknown", "ios"])
+        #expect(rows.first { $0.kind == "unknown_host" }?.siteID == nil)
+        #expect(rows.first { $0.timestampMilliseconds == 1_793_527_203_000 }?.parametersJSON == #"{"from":"qrcode"}"#)
+    }
+
+    @Test("the reader upgrades an old database too, and refuses one from a newer linkhost")
+    func readerUpgradesAndRefusesNewer() throws {
+        let fixture = try LogFixture()
+        try FileManager.default.createDirectory(atPath: fixture.folder.path + "/log", withIntermediateDirectories: true)
+        do {
+            let old = try SQLiteConnection(path: fixture.databasePath)
+            try old.execute(Self.version1)
+        }
+        #expect(try fixture.reader().count() == 3)
+        #expect(try fixture.reader().stats(by: .client).map(\.hits) == [1, 1, 1])
+
+        let newer = try SQLiteConnection(path: fixture.databasePath)
+        try newer.setUserVersion(99)
+        let error = #expect(throws: LogError.self) { try fixture.reader() }
+        #expect(error == .schemaTooNew(path: fixture.databasePath, found: 99, supported: LogSchema.currentVersion))
+    }
+
+    @Test("the reader never creates a database")
+    func readerNeedsAnExistingFile() throws {
+        let fixture = try LogFixture()
+        let error = #expect(throws: LogError.self) { try fixture.reader() }
+        #expect(error == .databaseMissing(path: fixture.databasePath))
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import LinkhostKit
+import TestSupport
+import Testing
+
+/// HTTPS served by linkhost itself, with a certificate from `linkhost dev-cert`, checked with curl.
+@Suite("HTTPS and device-testing certificates", .serialized)
+struct TLSTests {
+    let folder: TemporaryDirectory
+
+    init() throws {
+        folder = try TemporaryDirectory()
+        let made = try ChildProcess.run(ProjectPaths.linkhostBinary, ["dev-cert", "--host", "rowhni.com", "--host", "forums.somethingawful.com", "--host", "127.0.0.1", "--out", folder.path])
+        guard made.status == 0 else {
+            Issue.record("dev-cert failed: \(made.error)")
+            throw CancellationError()
+        }
+    }
+
+    private var ca: String { folder.path + "/linkhost-dev-ca.pem" }
+
+    private func configuration(plainHTTP: TLSSettings.PlainHTTP = .redirect) throws -> LinkhostConfiguration {
+        var configuration = try shippedConfiguration()
+        let pem = try TLSSettings.load(certificatePath: folder.path + "/rowhni.com.pem", keyPath: folder.path + "/rowhni.com-key.pem").get()
+        configuration.server.tls = TLSSettings(
+            certificatePath: folder.path + "/rowhni.com.pem", keyPath: folder.path + "/rowhni.com-key.pem",
+            certificatePEM: pem.certificate, keyPEM: pem.key, port: 0, plainHTTP: plainHTTP
+        )
+        return configuration
+    }
+
+    private func curl(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        try ChildProcess.run("/usr/bin/curl", ["-s", "--max-time", "10"] + arguments)
+    }
+
+    @Test func devCertMakesACAAndAHostCertificateThatVerify() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(files == ["linkhost-dev-ca-key.pem", "linkhost-dev-ca.crt", "linkhost-dev-ca.pem", "rowhni.com-key.pem", "rowhni.com.pem"])
+        for key in ["linkhost-dev-ca-key.pem", "rowhni.com-key.pem"] {
+            let mode = (try FileManager.default.attributesOfItem(atPath: folder.path + "/" + key)[.posixPermissions] as? NSNumber)?.intValue
+            #expect(mode == 0o600, "\(key) must be private")
+        }
+        let verify = try ChildProcess.run("/usr/bin/openssl", ["verify", "-CAfile", ca, folder.path + "/rowhni.com.pem"])
+        #expect(verify.output.contains(": OK"), "\(verify.output) \(verify.error)")
+        let text = try ChildProcess.run("/usr/bin/openssl", ["x509", "-in", folder.path + "/rowhni.com.pem", "-noout", "-text"]).output
+        #expect(text.contains("DNS:rowhni.com, DNS:forums.somethingawful.com, IP Address:127.0.0.1"))
+        #expect(text.contains("TLS Web Server Authentication"))
+        #expect(text.contains("CA:FALSE"))
+        // A second run reuses the CA, so a phone that trusts it keeps trusting new certificates.
+        let before = try String(contentsOfFile: ca, encoding: .utf8)
+        let again = try ChildProcess.run(ProjectPaths.linkhostBinary, ["dev-cert", "--host", "links.example.com", "--out", folder.path])
+        #expect(again.output.contains("reused the CA"))
+        #expect(try String(contentsOfFile: ca, encoding: .utf8) == before)
+        #expect(try ChildProcess.run("/usr/bin/openssl", ["verify", "-CAfile", ca, folder.path + "/links.example.com.pem"]).output.contains(": OK"))
+    }
+
+    @Test func servesTheAASAAndPagesOverHTTPSWithHSTS() throws {
+        let server = try startedServer(try configuration())
+        defer { server.stop() }
+        let port = server.tlsPort
+        #expect(port > 0)
+        let head = try curl(["-I", "--cacert", ca, "--resolve", "rowhni.com:\(port):127.0.0.1", "https://rowhni.com:\(port)/.well-known/apple-app-site-association"])
+        #expect(head.status == 0, "\(head.error)")
+        #expect(head.output.hasPrefix("HTTP/1.1 200"))
+        #expect(head.output.lowercased().contains("content-type: application/json\r\n"))
+        #expect(head.output.lowercased().contains("strict-transport-security: max-age=31536000"))
+        let page = try curl(["--cacert", ca, "--resolve", "forums.somethingawful.com:\(port):127.0.0.1", "https://forums.somethingawful.com:\(port)/showthread.php?threadid=456"])
+        #expect(HTMLProbe(page.output).attribute("href", ofElementWithID: "open-app") == "awful://threads/456")
+        // Without the CA, curl refuses: the certificate really is checked.
+        let untrusted = try curl(["--resolve", "rowhni.com:\(port):127.0.0.1", "https://rowhni.com:\(port)/healthz"])
+        #expect(untrusted.status != 0)
+    }
+
+    @Test func plainHTTPRedirectsPagesButNeverTheAASA() throws {
+        let server = try startedServer(try configuration())
+        defer { server.stop() }
+        let page = try RawHTTPClient(port: server.port).request("GET", "/addfriend?code=TEST123", host: "rowhni.com")
+        #expect(page.status == 308)
+        #expect(page.header("Location") == "https://rowhni.com:\(server.tlsPort)/addfriend?code=TEST123")
+        for path in ["/.well-known/apple-app-site-association", "/apple-app-site-association"] {
+            let aasa = try RawHTTPClient(port: server.port).request("GET", path, host: "rowhni.com")
+            #expect(aasa.status == 200)
+            #expect(aasa.header("Location") == nil)
+            #expect(aasa.header("Content-Type") == "application/json")
+        }
+        #expect(try RawHTTPClient(port: server.port).request("GET", "/healthz", host: "rowhni.com").status == 200)
+        // A forged Host that only reaches a site through the default cannot choose the target.
+        var fallback = try configuration()
+        fallback.server.unknownHost = .site("rowhni")
+        let lenient = try startedServer(fallback)
+        defer { lenient.stop() }
+        let forged = try RawHTTPClient(port: lenient.port).request("GET", "/addfriend?code=TEST123", host: "evil.example")
+        #expect(forged.header("Location") == "https://rowhni.com:\(lenient.tlsPort)/addfriend?code=TEST123")
+    }
+
+    @Test func plainHTTPCanBeServedOrTurnedOff() throws {
+        let serving = try startedServer(try configuration(plainHTTP: .serve))
+        defer { serving.stop() }
+        #expect(try RawHTTPClient(port: serving.port).request("GET", "/addfriend?code=TEST123", host: "rowhni.com").status == 200)
+        let off = try startedServer(try configuration(plainHTTP: .off))
+        defer { off.stop() }
+        #expect(off.port == 0)
+        #expect(off.tlsPort > 0)
+    }
+
+    @Test func aKeyThatDoesNotMatchIsAClearStartError() throws {
+        var configuration = try configuration()
+        let other = try ChildProcess.run(ProjectPaths.linkhostBinary, ["dev-cert", "--host", "other.example", "--out", folder.path])
+        #expect(other.status == 0)
+        configuration.server.tls?.keyPEM = try String(contentsOfFile: folder.path + "/other.example-key.pem", encoding: .utf8)
+        let server = try LinkhostServer(configuration: configuration)
+        #expect {
+            try server.start()
+        } throws: { error in
+            "\(error)".contains("could not use the TLS certificate and key")
+        }
+    }
+
+    @Test func configAndFlagsNameTheProblemWithCertificateFiles() throws {
+        let site = exampleSite
+        let missing = problems(in: configText(sites: [site], server: #"{"tls": {"certificate": "nope.pem", "key": "nope-key.pem"}}"#))
+        #expect(missing.first?.path.description == "server.tls.certificate")
+        #expect(missing.first?.fix.contains("linkhost dev-cert") == true)
+        let clash = problems(in: configText(sites: [site], server: #"{"listen": {"port": 9000}, "tls": {"certificate": "a", "key": "b", "port": 9000, "http": "maybe"}}"#))
+        #expect(clash.contains { $0.path.description == "server.tls.port" })
+        #expect(clash.contains { $0.path.description == "server.tls.http" && $0.fix.contains("\"redirect\"") })
+        let flag = try ChildProcess.run(ProjectPaths.linkhostBinary, ["serve", "--config", ProjectPaths.shippedConfig, "--tls-cert", folder.path + "/rowhni.com-key.pem", "--tls-key", folder.path + "/rowhni.com-key.pem"])
+        #expect(flag.status == 2)
+        #expect(flag.error.contains("--tls-cert"))
+        let half = try ChildProcess.run(ProjectPaths.linkhostBinary, ["serve", "--tls-cert", "x.pem"])
+        #expect(half.status == 64)
+        #expect(half.error.contains("--tls-cert and --tls-key go together"))
+    }
+}
