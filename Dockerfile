@@ -37,4 +37,4 @@ VOLUME ["/data"]
 EXPOSE 8080 8443
 HEALTHCHECK --interval=30s --timeout=5s --start-period=5s --retries=3 CMD ["linkhost", "probe", "http://127.0.0.1:8080/healthz"]
 ENTRYPOINT ["linkhost"]
-CMD ["serve", "--config", "/srv/linkhost/config.json"]
+CMD ["serve", "--config", "/srv/linkhost/config.json", "--log-db", "/data/linkhost.sqlite"]

@@ -74,6 +74,7 @@ let package = Package(
                 "HTTPServer",
                 "OrderedJSON",
                 "AASAKit",
+                "LinkLog",
                 "LinkRules",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),

@@ -88,6 +88,20 @@ public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
         return captures
     }
 
+    /// `rawPath` (normalised) with the placeholders in `replaced` swapped for the given text and the
+    /// others kept as sent; `nil` when the path does not match. Used to keep secrets out of logs.
+    public func rawPath(_ rawPath: String, replacing replaced: [String: String]) -> String? {
+        guard let captures = match(rawPath: rawPath) else { return nil }
+        var path = ""
+        for piece in pieces {
+            switch piece {
+            case .literal(let bytes): path += String(decoding: bytes, as: UTF8.self)
+            case .placeholder(let name): path += replaced[name] ?? captures[name] ?? ""
+            }
+        }
+        return path.isEmpty ? "/" : path
+    }
+
     /// Builds a path from decoded values (percent-encoding each); `nil` if one is missing.
     public func expand(_ values: [String: String]) -> String? {
         var path = ""

@@ -27,6 +27,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("HTTPS port (default: server.tls.port, else 8443).", valueName: "n"))
     var tlsPort: Int?
 
+    @Option(name: .long, help: ArgumentHelp("The hit log's SQLite file, overriding log.database.", valueName: "path"))
+    var logDb: String?
+
     @Option(name: .long, help: "How much to log.")
     var logLevel: LogLevelOption = .info
 
@@ -57,6 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure.unusableInput("the config cannot be used; nothing was started.\n\(error)")
         }
+        if let logDb { configuration.log.databasePath = logDb }
         if let port { configuration.server.port = port }
         if let host { configuration.server.listenAddress = host }
         if let tlsCert, let tlsKey {
@@ -91,9 +95,14 @@ struct ServeCommand: AsyncParsableCommand {
 
         let received = await TerminationSignal.wait()
         logger.info("stopping", metadata: ["signal": "\(received == SIGTERM ? "SIGTERM" : "SIGINT")"])
-        server.stop()
+        let log = server.stop()
         let statistics = server.statistics
         logger.info("stopped", metadata: ["responsesSent": "\(statistics.responsesSent)", "cutShort": "\(statistics.exchangesCutShort)"])
-        StandardOutput.write("linkhost stopped after \(statistics.responsesSent) responses\n")
+        var summary = "linkhost stopped after \(statistics.responsesSent) responses"
+        if let log {
+            summary += "; log: \(log.written) rows written to \(log.databasePath), \(log.dropped) dropped, \(log.abandonedAtStop) not written"
+            if let error = log.lastError, !log.isHealthy { summary += " (database failing: \(error))" }
+        }
+        StandardOutput.write(summary + "\n")
     }
 }

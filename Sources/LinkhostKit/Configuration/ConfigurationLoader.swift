@@ -1,4 +1,5 @@
 import Foundation
+import LinkLog
 import LinkRules
 import OrderedJSON
 
@@ -42,7 +43,7 @@ private struct ConfigurationReader {
     let baseDirectory: String
 
     func read(_ document: JSONValue) -> LinkhostConfiguration? {
-        guard let root = ConfigObjectReader(document, at: .root, problems: problems, what: "the configuration", allowedKeys: ["server", "sites"]) else {
+        guard let root = ConfigObjectReader(document, at: .root, problems: problems, what: "the configuration", allowedKeys: ["server", "sites", "log"]) else {
             return nil
         }
         let serverReader = root.object("server", what: "the server settings", allowedKeys: ["listen", "unknownHost", "aasaCacheControl", "publicDirectory", "publicScheme", "limits", "tls"])
@@ -64,7 +65,41 @@ private struct ConfigurationReader {
             problems.add(JSONPath.root.appending("sites"), "\"sites\" is missing", fix: "add \"sites\": [ { \"id\": ..., \"hosts\": [...], \"app\": {...}, \"links\": [...] } ]")
         }
         checkUniqueness(sites)
-        return LinkhostConfiguration(server: server, sites: sites, baseDirectory: baseDirectory)
+        let log = readLog(root.object("log", what: "the log settings", allowedKeys: ["enabled", "database", "clientAddress", "retentionDays", "trackedParameters", "queueCapacity"]))
+        return LinkhostConfiguration(server: server, sites: sites, log: log, baseDirectory: baseDirectory)
+    }
+
+    private func readLog(_ reader: ConfigObjectReader?) -> LogSettings {
+        var settings = LogSettings(databasePath: resolve(LogSettings.defaultDatabase))
+        guard let reader else { return settings }
+        settings.enabled = reader.bool("enabled", default: true)
+        if let path = reader.string("database", fix: "write the SQLite file's path, e.g. \"data/linkhost.sqlite\"") {
+            if path.isEmpty {
+                problems.add(reader.path.appending("database"), "the database path is empty", fix: "write e.g. \"data/linkhost.sqlite\"")
+            } else {
+                settings.databasePath = resolve(path)
+            }
+        }
+        if let policy = reader.string("clientAddress", fix: "use one of \(ClientAddressPolicy.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))") {
+            if let chosen = ClientAddressPolicy(rawValue: policy) {
+                settings.clientAddress = chosen
+            } else {
+                problems.add(reader.path.appending("clientAddress"), "\"\(policy)\" is not a client-address policy", fix: "use \"truncated\" (IPv4 /24, IPv6 /48) or \"omit\" (store none)")
+            }
+        }
+        settings.retentionDays = reader.integer("retentionDays", in: 0...36_500, default: settings.retentionDays, meaning: "days rows are kept; 0 keeps them all")
+        settings.queueCapacity = reader.integer("queueCapacity", in: 1024...10_000_000, default: settings.queueCapacity, meaning: "records waiting for the writer at most")
+        if let names = reader.strings("trackedParameters", fix: "list query parameter names to keep, e.g. [\"from\"]") {
+            settings.trackedParameters = []
+            for entry in names {
+                if entry.text.isEmpty || entry.text.hasPrefix("utm_") {
+                    problems.add(entry.path, entry.text.isEmpty ? "the name is empty" : "\"\(entry.text)\" is a UTM parameter, which has its own column already", fix: "remove it")
+                } else {
+                    settings.trackedParameters.append(entry.text)
+                }
+            }
+        }
+        return settings
     }
 
     /// Site ids as written, for checking `server.unknownHost` before the sites are read.

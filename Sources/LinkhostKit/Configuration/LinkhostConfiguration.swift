@@ -1,3 +1,4 @@
+import LinkLog
 import LinkRules
 import OrderedJSON
 
@@ -5,6 +6,8 @@ import OrderedJSON
 public struct LinkhostConfiguration: Sendable {
     public var server: ServerSettings
     public var sites: [SiteConfiguration]
+    /// The hit log.
+    public var log: LogSettings
     /// The folder relative paths in the file are resolved against (the config file's folder).
     public var baseDirectory: String
 
@@ -112,6 +115,33 @@ public struct TLSFileProblem: Error, Sendable {
     public enum Which: Sendable { case certificate, key }
     public let which: Which
     public let problem: String
+}
+
+/// The `log` object: where the hit log is and what it keeps.
+public struct LogSettings: Sendable, Equatable {
+    /// Whether hits are logged at all.
+    public var enabled: Bool
+    /// The SQLite file (absolute after loading; relative paths are from the config file's folder).
+    public var databasePath: String
+    /// How client addresses are stored: truncated (IPv4 /24, IPv6 /48) or not at all.
+    public var clientAddress: ClientAddressPolicy
+    /// Rows older than this many days are deleted; 0 keeps everything.
+    public var retentionDays: Int
+    /// Query parameters kept (besides `utm_*`, which have columns), e.g. `from` of `from=qrcode`.
+    public var trackedParameters: [String]
+    /// Records waiting for the writer at most; beyond it they are counted as dropped.
+    public var queueCapacity: Int
+
+    public static let defaultDatabase = "data/linkhost.sqlite"
+
+    public init(enabled: Bool = true, databasePath: String = LogSettings.defaultDatabase, clientAddress: ClientAddressPolicy = .truncated, retentionDays: Int = 90, trackedParameters: [String] = ["from"], queueCapacity: Int = 65_536) {
+        self.enabled = enabled
+        self.databasePath = databasePath
+        self.clientAddress = clientAddress
+        self.retentionDays = retentionDays
+        self.trackedParameters = trackedParameters
+        self.queueCapacity = queueCapacity
+    }
 }
 
 /// What a request whose Host no site lists gets.

@@ -1,4 +1,5 @@
 import HTTPServer
+import LinkLog
 import OrderedJSON
 import Synchronization
 
@@ -9,6 +10,8 @@ final class HealthReporter: Sendable {
     private let sites: [SiteConfiguration]
     private let statisticsSource = Mutex<(@Sendable () -> HTTPServerStatistics)?>(nil)
     private let draining = Atomic<Bool>(false)
+    private let logSource = Mutex<(@Sendable () -> LogWriterStatus)?>(nil)
+    private let logNotes = Mutex<[String]>([])
 
     init(sites: [SiteConfiguration]) {
         self.sites = sites
@@ -20,11 +23,20 @@ final class HealthReporter: Sendable {
 
     func markDraining() { draining.store(true, ordering: .relaxed) }
 
+    /// Reports the hit log's writer; `notes` are standing problems (secrets not hashable, ...).
+    func attach(log: @escaping @Sendable () -> LogWriterStatus, notes: [String]) {
+        logSource.withLock { $0 = log }
+        logNotes.withLock { $0 = notes }
+    }
+
     func report() -> JSONValue {
         let elapsed = ContinuousClock.now - startedAt
         let statistics = statisticsSource.withLock { $0 }?()
+        let log = logSource.withLock { $0 }?()
+        let notes = logNotes.withLock { $0 }
+        let state = draining.load(ordering: .relaxed) ? "stopping" : (log.map { !$0.isHealthy || $0.dropped > 0 } ?? false) || !notes.isEmpty ? "degraded" : "ok"
         var members: [JSONMember] = [
-            JSONMember("status", .string(draining.load(ordering: .relaxed) ? "stopping" : "ok")),
+            JSONMember("status", .string(state)),
             JSONMember("version", .string(LinkhostVersion.current)),
             JSONMember("uptimeSeconds", .number(JSONNumber(Int(elapsed.components.seconds)))),
             JSONMember("sites", .array(sites.map { site in
@@ -43,6 +55,21 @@ final class HealthReporter: Sendable {
                 JSONMember("exchangesCutShort", .number(JSONNumber(statistics.exchangesCutShort))),
                 JSONMember("openConnections", .number(JSONNumber(statistics.openConnections))),
             ])))
+        }
+        if let log {
+            members.append(JSONMember("log", .object([
+                JSONMember("database", .string(log.databasePath)),
+                JSONMember("healthy", .bool(log.isHealthy)),
+                JSONMember("lastError", log.lastError.map { .string($0) } ?? .null),
+                JSONMember("failingSinceMs", log.failingSinceMilliseconds.map { .number(JSONNumber(Int($0))) } ?? .null),
+                JSONMember("enqueued", .number(JSONNumber(log.enqueued))),
+                JSONMember("written", .number(JSONNumber(log.written))),
+                JSONMember("pending", .number(JSONNumber(log.pending))),
+                JSONMember("dropped", .number(JSONNumber(log.dropped))),
+                JSONMember("notes", .array(notes.map { .string($0) })),
+            ])))
+        } else {
+            members.append(JSONMember("log", .object([JSONMember("enabled", .bool(false))])))
         }
         return .object(members)
     }

@@ -1,4 +1,5 @@
 import HTTPServer
+import LinkLog
 import Logging
 
 /// linkhost as a running server: the checked configuration, the prepared sites, and the listeners
@@ -13,6 +14,8 @@ public final class LinkhostServer: Sendable {
     private let logger: Logger
     /// The plain-HTTP responder in redirect mode, told the HTTPS port once it is bound.
     private let redirect: LateRedirect?
+    /// The hit log (absent when `log.enabled` is false).
+    private let hitLogger: HitLogger?
 
     /// Prepares every site's responses. Throws if a page file or a prepared response is unusable.
     public init(configuration: LinkhostConfiguration, logger: Logger = Logger(label: "linkhost")) throws {
@@ -29,6 +32,16 @@ public final class LinkhostServer: Sendable {
             sites.append(try HostedSite(site, cacheControl: settings.aasaCacheControl, pages: pages, commonHeaders: commonHeaders))
         }
         let responder = try LinkhostResponder(sites: sites, unknownHostPolicy: settings.unknownHost, health: health, staticFiles: staticFiles, commonHeaders: commonHeaders)
+        let hitLogger = configuration.log.enabled ? try HitLogger(settings: configuration.log, sites: configuration.sites, logger: logger) : nil
+        if let hitLogger {
+            let writer = hitLogger.writer
+            health.attach(log: { writer.status }, notes: hitLogger.hasherProblem.map { [$0] } ?? [])
+        }
+        self.hitLogger = hitLogger
+        var observer: (@Sendable (HTTPExchange) -> Void)?
+        if let hitLogger {
+            observer = { exchange in hitLogger.observe(exchange) }
+        }
 
         let base = HTTPServerConfiguration(
             address: settings.listenAddress,
@@ -49,24 +62,24 @@ public final class LinkhostServer: Sendable {
             secure.tls = TLSCredentials(certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM)
             var httpsLogger = logger
             httpsLogger[metadataKey: "listener"] = "https"
-            https = HTTPServer(configuration: secure, logger: httpsLogger, responder: responder)
+            https = HTTPServer(configuration: secure, logger: httpsLogger, responder: responder, completionObserver: observer)
             switch tls.plainHTTP {
             case .off:
                 http = nil
                 redirect = nil
             case .serve:
-                http = HTTPServer(configuration: base, logger: httpLogger, responder: responder)
+                http = HTTPServer(configuration: base, logger: httpLogger, responder: responder, completionObserver: observer)
                 redirect = nil
             case .redirect:
                 // The redirect port is filled in at start, once the HTTPS port is bound (it may be 0).
                 let lateRedirect = LateRedirect(inner: responder, publicPort: tls.publicPort)
-                http = HTTPServer(configuration: base, logger: httpLogger, responder: lateRedirect)
+                http = HTTPServer(configuration: base, logger: httpLogger, responder: lateRedirect, completionObserver: observer)
                 redirect = lateRedirect
             }
         } else {
             https = nil
             redirect = nil
-            http = HTTPServer(configuration: base, logger: httpLogger, responder: responder)
+            http = HTTPServer(configuration: base, logger: httpLogger, responder: responder, completionObserver: observer)
         }
         let listeners = [http, https].compactMap { $0 }
         health.attach { listeners.map(\.statistics).reduce(.zero, +) }
@@ -98,12 +111,19 @@ public final class LinkhostServer: Sendable {
         [http, https].compactMap { $0 }.map(\.statistics).reduce(.zero, +)
     }
 
-    /// Stops accepting, finishes requests in flight, closes everything.
-    public func stop() {
+    /// Stops accepting, finishes requests in flight, closes everything, then writes every queued
+    /// log row before returning (the listeners first: their last exchanges are still being logged).
+    /// Returns the log writer's final status, `nil` without a log.
+    @discardableResult
+    public func stop() -> LogWriterStatus? {
         health.markDraining()
         http?.stop()
         https?.stop()
+        return hitLogger?.writer.stop(timeout: .seconds(Double(configuration.server.shutdownGraceSeconds) + 5))
     }
+
+    /// The hit log writer's counters and health (`nil` without a log).
+    public var logStatus: LogWriterStatus? { hitLogger?.writer.status }
 
     /// The URLs the server can be reached at from this machine (`http://127.0.0.1:8080`, and
     /// `https://127.0.0.1:8443` with TLS); the wildcard addresses are shown as loopback.

@@ -1,0 +1,20 @@
+import Foundation
+
+/// Runs blocking client loops on real threads, all at once. (Swift concurrency's pool has one
+/// thread per core, so blocking socket clients in tasks would run a few at a time.)
+public enum ParallelThreads {
+    /// Runs `body(index)` on `count` threads and waits for all of them.
+    public static func run(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        let group = DispatchGroup()
+        for index in 0..<count {
+            group.enter()
+            let thread = Thread {
+                body(index)
+                group.leave()
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        group.wait()
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import OrderedJSON
+import TestSupport
+import Testing
+
+/// The Dockerfile, built unchanged and run, as `docker build` / `docker run -v dir:/data` would.
+///
+/// It takes minutes (the first build also makes the base images), so it runs on its own:
+/// `scripts/test` runs it after the other suites with LINKHOST_CONTAINER_TEST=1.
+@Suite("The container image", .serialized, .enabled(if: ProcessInfo.processInfo.environment["LINKHOST_CONTAINER_TEST"] == "1"))
+struct ContainerTests {
+    static let tag = "linkhost:test"
+
+    /// `../shared/tools/container-check` next to the repository (the workplace's stand-in for Docker).
+    static var tool: String? {
+        let candidates = [ProjectPaths.root + "/../shared/tools/container-check", "/work/shared/tools/container-check"]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    @Test func theImageBuildsAndServesTheAASAAndPagesAndLogsIntoTheMountedData() throws {
+        let tool = try #require(Self.tool, "container-check is not installed next to the repository")
+        let build = try ChildProcess.run(tool, ["build", "-t", Self.tag, ProjectPaths.root], timeoutSeconds: 3600)
+        #expect(build.status == 0, "\(build.output.suffix(3000))\n\(build.error.suffix(3000))")
+        guard build.status == 0 else { return }
+
+        let inspect = try JSONParser().parse(try ChildProcess.run(tool, ["inspect", Self.tag]).output)
+        #expect(inspect["User"] == "linkhost")
+        #expect(inspect["Entrypoint"] == ["linkhost"])
+        #expect(inspect["Volumes"]?["/data"] != nil)
+        #expect(inspect["ExposedPorts"]?["8080/tcp"] != nil)
+
+        let data = try TemporaryDirectory("linkhost-container-data")
+        // The image runs as an unprivileged user; the mounted folder must let it write.
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: data.path)
+        let port = try FreePort.find()
+        let arguments = ["serve", "--config", "/srv/linkhost/config.json", "--log-db", "/data/linkhost.sqlite", "--port", "\(port)"]
+        let container = try ChildProcess(tool, ["run", "-v", "\(data.path):/data", Self.tag] + arguments)
+        defer {
+            Self.stopServer(port: port)
+            _ = container.waitForExit(timeoutSeconds: 30)
+        }
+        #expect(container.waitForOutput(containing: "listening on http://", timeoutSeconds: 60), "\(container.standardError)")
+
+        for host in ["rowhni.com", "forums.somethingawful.com"] {
+            let head = try ChildProcess.run("/usr/bin/curl", ["-sI", "-H", "Host: \(host)", "http://127.0.0.1:\(port)/.well-known/apple-app-site-association"])
+            #expect(head.output.hasPrefix("HTTP/1.1 200"), "\(head.output)")
+            #expect(head.output.lowercased().contains("content-type: application/json\r\n"))
+        }
+        let invite = try ChildProcess.run("/usr/bin/curl", ["-s", "-H", "Host: rowhni.com", "http://127.0.0.1:\(port)/addfriend?code=TEST123&utm_source=container"])
+        #expect(HTMLProbe(invite.output).attribute("href", ofElementWithID: "open-app") == "rowhni://addfriend?code=TEST123")
+        let thread = try ChildProcess.run("/usr/bin/curl", ["-s", "-H", "Host: forums.somethingawful.com", "http://127.0.0.1:\(port)/showthread.php?threadid=456"])
+        #expect(HTMLProbe(thread.output).attribute("href", ofElementWithID: "open-app") == "awful://threads/456")
+        // The image's HEALTHCHECK command, run inside the image.
+        let probe = try ChildProcess.run(tool, ["run", Self.tag, "probe", "http://127.0.0.1:\(port)/healthz"], timeoutSeconds: 60)
+        #expect(probe.status == 0, "\(probe.error)")
+
+        Self.stopServer(port: port)
+        #expect(container.waitForExit(timeoutSeconds: 30) == 0, "\(container.standardError)")
+        #expect(container.standardOutput.contains("rows written to /data/linkhost.sqlite, 0 dropped"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: data.path)
+        #expect(files.contains("linkhost.sqlite"))
+        let rows = try ChildProcess.run(ProjectPaths.linkhostBinary, ["log", "--db", data.path + "/linkhost.sqlite", "--format", "json", "--utm-source", "container"])
+        #expect(try JSONParser().parse(rows.output).arrayElements?.count == 1)
+    }
+
+    /// SIGTERM to the server inside the image (container-check runs it under chroot as a child).
+    static func stopServer(port: Int) {
+        _ = try? ChildProcess.run("/usr/bin/pkill", ["-TERM", "-f", "linkhost serve --config /srv/linkhost/config.json --log-db /data/linkhost.sqlite --port \(port)"])
+    }
+}

@@ -1,0 +1,259 @@
+import Foundation
+import LinkhostKit
+import LinkLog
+import OrderedJSON
+import Synchronization
+import TestSupport
+import Testing
+
+/// The hit log end to end: real requests to a real server, rows read back from the SQLite file.
+@Suite("The hit log", .serialized)
+struct HitLogTests {
+    let folder: TemporaryDirectory
+
+    init() throws { folder = try TemporaryDirectory() }
+
+    private func configuration(_ change: (inout LinkhostConfiguration) -> Void = { _ in }) throws -> LinkhostConfiguration {
+        var configuration = try shippedConfiguration()
+        configuration.log.databasePath = folder.path + "/log.sqlite"
+        change(&configuration)
+        return configuration
+    }
+
+    private func rows(_ filter: LogFilter = LogFilter()) throws -> [LogRow] {
+        try LogReader(databasePath: folder.path + "/log.sqlite").rows(filter)
+    }
+
+    @Test func utmAndTrackedParametersLandInTheirColumnsAndSecretsAreHashed() throws {
+        let server = try startedServer(try configuration())
+        let client = try RawHTTPClient(port: server.port, sourceAddress: "127.0.0.2")
+        _ = try client.request("GET", "/addfriend?code=SECRET42&from=qrcode&utm_source=whatsapp&utm_medium=chat&utm_campaign=launch&utm_term=t&utm_content=c&other=x",
+                               host: "rowhni.com", headers: [("User-Agent", "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 Version/18.1 Mobile/15E148 Safari/604.1"), ("Referer", "https://chat.example/")])
+        _ = try client.request("GET", "/joingroup?code=SECRET42", host: "rowhni.com", headers: [("User-Agent", "WhatsApp/2.23.20 A")])
+        _ = try client.request("GET", "/.well-known/apple-app-site-association", host: "forums.somethingawful.com", headers: [("User-Agent", "AASA-Bot/1.0.0")])
+        let status = try #require(server.stop())
+        #expect(status.written == 3)
+        let all = try rows()
+        #expect(all.count == 3)
+        let invite = try #require(all.first { $0.rule == "addfriend" })
+        #expect(invite.kind == "fallback")
+        #expect(invite.siteID == "rowhni")
+        #expect(invite.host == "rowhni.com")
+        #expect(invite.path == "/addfriend")
+        #expect(invite.status == 200)
+        #expect([invite.utmSource, invite.utmMedium, invite.utmCampaign, invite.utmTerm, invite.utmContent] == ["whatsapp", "chat", "launch", "t", "c"])
+        let parameters = try JSONParser().parse(try #require(invite.parametersJSON))
+        #expect(parameters["from"] == "qrcode")
+        #expect(parameters["other"] == nil)
+        let token = try #require(parameters["code"]?.stringValue)
+        #expect(token.hasPrefix("hmac:"))
+        #expect(invite.clientClass == "ios")
+        #expect(invite.clientAddress == "127.0.0.0")
+        #expect(invite.referrer == "https://chat.example/")
+        // The same code on another rule gives the same token: codes can be counted, not read.
+        let group = try #require(all.first { $0.rule == "joingroup" })
+        #expect(try JSONParser().parse(try #require(group.parametersJSON))["code"]?.stringValue == token)
+        #expect(group.clientClass == "link-preview")
+        #expect(all.first { $0.kind == "aasa" }?.clientClass == "aasa-bot")
+        // Nowhere in clear: not in the database, its WAL or shared memory, nor in any CLI output.
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/" + file))
+            #expect(bytes.range(of: Data("SECRET42".utf8)) == nil, "SECRET42 is in \(file)")
+        }
+        for format in ["table", "json", "csv"] {
+            let output = try ChildProcess.run(ProjectPaths.linkhostBinary, ["log", "--db", folder.path + "/log.sqlite", "--format", format])
+            #expect(output.status == 0)
+            #expect(!output.output.contains("SECRET42"))
+        }
+    }
+
+    @Test func secretPathSegmentsAreHashedInThePathColumn() throws {
+        let site = """
+            {"id": "invites", "hosts": ["invite.example"], "app": {"name": "I", "appIDs": ["ABCDE12345.com.i"], "scheme": "inv"},
+             "links": [{"name": "invite", "path": "/i/{code}", "params": {"code": {"type": "inviteCode", "secret": true}}, "app": "inv://i/{code}", "title": "Invite", "examples": ["/i/TEST123"]}]}
+            """
+        var configuration = try ConfigurationLoader.parse(Array(configText(sites: [site]).utf8), baseDirectory: ProjectPaths.root)
+        configuration.server.listenAddress = "127.0.0.1"
+        configuration.server.port = 0
+        configuration.log.databasePath = folder.path + "/log.sqlite"
+        configuration.log.clientAddress = .omit
+        let server = try startedServer(configuration)
+        #expect(try RawHTTPClient(port: server.port).request("GET", "/i/PATHSECRET", host: "invite.example").status == 200)
+        server.stop()
+        let row = try #require(try rows().first)
+        #expect(row.path.hasPrefix("/i/hmac%3A"))
+        #expect(!row.path.contains("PATHSECRET"))
+        #expect(row.clientAddress == nil)
+    }
+
+    @Test func concurrentRequestsGiveExactlyOneRowEach() throws {
+        let server = try startedServer(try configuration())
+        let port = server.port
+        let clients = 8
+        let perClient = 250
+        let counter = SharedCounter()
+        ParallelThreads.run(clients) { index in
+            guard let client = try? RawHTTPClient(port: port) else { return }
+            for request in 0..<perClient {
+                let target = request % 2 == 0 ? "/showthread.php?threadid=\(index)&utm_source=load" : "/.well-known/apple-app-site-association"
+                if (try? client.request("GET", target, host: "forums.somethingawful.com"))?.status == 200 { _ = counter.increment() }
+            }
+        }
+        let received = counter.value
+        let status = try #require(server.stop())
+        #expect(received == clients * perClient)
+        #expect(status.written == received)
+        #expect(status.dropped == 0)
+        let reader = try LogReader(databasePath: folder.path + "/log.sqlite")
+        #expect(try reader.count(LogFilter()) == received)
+        #expect(try reader.count(LogFilter(utmSource: "load")) == received / 2)
+        let byKind = try reader.stats(by: .kind, LogFilter())
+        #expect(byKind.map(\.hits).reduce(0, +) == received)
+    }
+
+    @Test func aDatabaseThatCannotBeWrittenDoesNotStopPagesAndIsReported() throws {
+        // A regular file where the database's folder should be: cannot be opened, even as root.
+        let blocker = try folder.write("not-a-folder", "x")
+        let server = try startedServer(try configuration { $0.log.databasePath = blocker + "/log.sqlite" })
+        let client = try RawHTTPClient(port: server.port)
+        #expect(try client.request("GET", "/addfriend?code=TEST123", host: "rowhni.com").status == 200)
+        #expect(try client.request("GET", "/.well-known/apple-app-site-association", host: "rowhni.com").status == 200)
+        var health = try JSONParser().parse(try client.request("GET", "/healthz", host: "rowhni.com").body)
+        for _ in 0..<50 where health["log"]?["healthy"] != false {
+            usleep(100_000)
+            health = try JSONParser().parse(try client.request("GET", "/healthz", host: "rowhni.com").body)
+        }
+        #expect(health["status"] == "degraded")
+        #expect(health["log"]?["healthy"] == false)
+        #expect(health["log"]?["lastError"]?.stringValue?.isEmpty == false)
+        #expect(health["log"]?["notes"]?.arrayElements?.first?.stringValue?.contains("secret parameters are not logged") == true)
+        // The rows wait in memory; once the cause is gone they are written.
+        try FileManager.default.removeItem(atPath: blocker)
+        let status = try #require(server.stop())
+        #expect(status.dropped == 0)
+        #expect(status.written >= 2)
+        #expect(try LogReader(databasePath: blocker + "/log.sqlite").count(LogFilter(kind: "fallback")) == 1)
+    }
+
+    @Test func sigtermUnderLoadLogsEveryResponseAClientReceived() throws {
+        let database = folder.path + "/log.sqlite"
+        let child = try ChildProcess(ProjectPaths.linkhostBinary, ["serve", "--config", ProjectPaths.shippedConfig, "--host", "127.0.0.1", "--port", "0", "--log-db", database])
+        #expect(child.waitForOutput(containing: "listening on http://"))
+        let line = child.standardOutput.split(separator: "\n").first { $0.contains("listening on http://") } ?? ""
+        let port = Int(line.split(separator: ":").last ?? "") ?? 0
+        let received = SharedCounter()
+        let stopAt = 1500
+        ParallelThreads.run(6) { index in
+            guard var client = try? RawHTTPClient(port: port, timeoutSeconds: 5) else { return }
+            for request in 0..<100_000 {
+                do {
+                    let response = try client.request("GET", "/joingroup?code=CODE\(index)X\(request % 7)&utm_campaign=term", host: "rowhni.com")
+                    guard response.status == 200, response.text.hasSuffix("</html>\n") else { return }
+                    if received.increment() == stopAt { child.send(signal: SIGTERM) }
+                } catch {
+                    // The server is stopping: reconnect, and give up once it refuses.
+                    guard let next = try? RawHTTPClient(port: port, timeoutSeconds: 5) else { return }
+                    client = next
+                }
+            }
+        }
+        #expect(child.waitForExit(timeoutSeconds: 30) == 0)
+        let count = received.value
+        #expect(count >= stopAt)
+        let reader = try LogReader(databasePath: database)
+        #expect(try reader.count(LogFilter(kind: "fallback", utmCampaign: "term")) == count)
+        #expect(child.standardOutput.contains("0 dropped, 0 not written"))
+    }
+}
+
+@Suite("linkhost log and stats", .serialized)
+struct LogCommandTests {
+    /// A database with known rows, made by a real server.
+    static func makeDatabase(in folder: TemporaryDirectory) throws -> String {
+        var configuration = try shippedConfiguration()
+        configuration.log.databasePath = folder.path + "/log.sqlite"
+        let server = try startedServer(configuration)
+        let client = try RawHTTPClient(port: server.port)
+        for (target, host) in [
+            ("/addfriend?code=TEST123&utm_source=whatsapp&utm_campaign=spring", "rowhni.com"),
+            ("/addfriend?code=TEST124&utm_source=whatsapp&utm_campaign=spring", "rowhni.com"),
+            ("/joingroup?code=ABC123&utm_source=qr&from=qrcode", "rowhni.com"),
+            ("/addfriend", "rowhni.com"),
+            ("/showthread.php?threadid=456", "forums.somethingawful.com"),
+            ("/nowhere", "forums.somethingawful.com"),
+            ("/.well-known/apple-app-site-association", "forums.somethingawful.com"),
+        ] {
+            _ = try client.request("GET", target, host: host)
+        }
+        server.stop()
+        return folder.path + "/log.sqlite"
+    }
+
+    @Test func filtersAndFormats() throws {
+        let folder = try TemporaryDirectory()
+        let database = try Self.makeDatabase(in: folder)
+        func run(_ arguments: [String]) throws -> String {
+            let result = try ChildProcess.run(ProjectPaths.linkhostBinary, arguments + ["--db", database])
+            #expect(result.status == 0, "\(arguments): \(result.error)")
+            return result.output
+        }
+        let kinds = try JSONParser().parse(try run(["stats", "--by", "kind", "--format", "json"]))
+        #expect(kinds == .array([
+            .object([JSONMember("kind", "fallback"), JSONMember("hits", 4)]),
+            .object([JSONMember("kind", "aasa"), JSONMember("hits", 1)]),
+            .object([JSONMember("kind", "bad_link"), JSONMember("hits", 1)]),
+            .object([JSONMember("kind", "not_found"), JSONMember("hits", 1)]),
+        ]))
+        let whatsapp = try JSONParser().parse(try run(["log", "--format", "json", "--utm-source", "whatsapp"]))
+        #expect(whatsapp.arrayElements?.count == 2)
+        #expect(whatsapp.arrayElements?.allSatisfy { $0["utm_source"] == "whatsapp" && $0["utm_campaign"] == "spring" && $0["rule"] == "addfriend" } == true)
+        let csv = try run(["log", "--format", "csv", "--rule", "joingroup"])
+        let lines = csv.split(separator: "\r\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix("id,time,ts_ms,site,host,method,path,kind,rule,status") == true)
+        #expect(lines.last?.contains("{\"\"from\"\":\"\"qrcode\"\"") == true || lines.last?.contains("\"\"from\"\":\"\"qrcode\"\"") == true)
+        let sources = try run(["stats", "--by", "utm_source", "--format", "csv"])
+        #expect(sources.hasPrefix("utm_source,hits\r\n"))
+        #expect(sources.contains("whatsapp,2\r\n"))
+        #expect(sources.contains("(none),4\r\n"))
+        let table = try run(["log", "--host", "forums.somethingawful.com", "--kind", "not_found"])
+        #expect(table.split(separator: "\n").count == 3)
+        #expect(table.split(separator: "\n").allSatisfy { $0.count <= 120 })
+        let recent = try JSONParser().parse(try run(["log", "--format", "json", "--since", "1h", "--limit", "3"]))
+        #expect(recent.arrayElements?.count == 3)
+        let future = try JSONParser().parse(try run(["log", "--format", "json", "--since", "2099-01-01"]))
+        #expect(future == .array([]))
+        let days = try JSONParser().parse(try run(["stats", "--by", "day", "--format", "json"]))
+        #expect(days.arrayElements?.first?["hits"] == 7)
+    }
+
+    @Test(arguments: [
+        (["stats", "--by", "colour"], "rule"),
+        (["log", "--format", "xml"], "table"),
+        (["log", "--kind", "weird"], "fallback"),
+        (["log", "--since", "soon"], "24h"),
+        (["log", "--client", "robot"], "aasa-bot"),
+        (["log", "--limit", "0"], "1 or more"),
+    ])
+    func badFlagValuesNameTheAllowedValues(arguments: [String], allowed: String) throws {
+        let result = try ChildProcess.run(ProjectPaths.linkhostBinary, arguments + ["--db", "/nonexistent.sqlite"])
+        #expect(result.status == 64)
+        #expect(result.error.contains(allowed), "\(result.error)")
+    }
+
+    @Test func aMissingDatabaseIsExplained() throws {
+        let result = try ChildProcess.run(ProjectPaths.linkhostBinary, ["log", "--db", "/nonexistent/log.sqlite"])
+        #expect(result.status == 2)
+        #expect(result.error.contains("no log database at /nonexistent/log.sqlite"))
+    }
+}
+
+/// A counter shared by concurrent test clients.
+final class SharedCounter: Sendable {
+    private let storage = Atomic<Int>(0)
+
+    /// Adds one and returns the new value.
+    func increment() -> Int { storage.add(1, ordering: .relaxed).newValue }
+
+    var value: Int { storage.load(ordering: .relaxed) }
+}
