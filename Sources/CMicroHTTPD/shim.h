@@ -36,6 +36,13 @@ static inline const struct sockaddr *linkhost_mhd_client_address(struct MHD_Conn
     return info == NULL ? NULL : info->client_addr;
 }
 
+/// The per-connection pointer set in the MHD_OPTION_NOTIFY_CONNECTION callback, or NULL.
+static inline void *linkhost_mhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
 /// Number of connections the daemon currently holds open.
 static inline unsigned int linkhost_mhd_current_connections(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);

@@ -95,6 +95,7 @@ public final class HTTPServer: Sendable {
                 linkhost_mhd_option(MHD_OPTION.CONNECTION_MEMORY_LIMIT, configuration.connectionMemoryLimit, nil),
                 linkhost_mhd_option(MHD_OPTION.URI_LOG_CALLBACK, unsafeBitCast(MHDCallbacks.requestStarted, to: Int.self), context),
                 linkhost_mhd_option(MHD_OPTION.NOTIFY_COMPLETED, unsafeBitCast(MHDCallbacks.requestCompleted, to: Int.self), context),
+                linkhost_mhd_option(MHD_OPTION.NOTIFY_CONNECTION, unsafeBitCast(MHDCallbacks.connectionChanged, to: Int.self), context),
             ]
             // C copies of the PEM text and priorities, alive until stop (libmicrohttpd keeps pointers).
             var tlsStrings: [UnsafeMutablePointer<CChar>] = []

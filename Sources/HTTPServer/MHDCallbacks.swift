@@ -14,11 +14,54 @@ import Darwin
 enum MHDCallbacks {
     typealias RequestStarted = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer?
 
-    /// Called with the raw request target as soon as the request line is read; the context it
-    /// returns comes back in every later callback for this request, and is released at completion.
-    static let requestStarted: RequestStarted = { _, uri, _ in
-        let target = uri.map { String(cString: $0) } ?? "/"
-        return Unmanaged.passRetained(RequestContext(target: target)).toOpaque()
+    /// Called with the raw request target as soon as the request line is read. The context is owned
+    /// by the connection's state; libmicrohttpd gets an unowned pointer that comes back in every
+    /// later callback for this request.
+    static let requestStarted: RequestStarted = { _, uri, connection in
+        let context = RequestContext(target: uri.map { String(cString: $0) } ?? "/")
+        if let uri { hideQueryFromLibmicrohttpd(uri) }
+        if let connection, let state = connectionState(connection) {
+            state.current = context
+            return Unmanaged.passUnretained(context).toOpaque()
+        }
+        // No connection state (cannot happen while the connection callback is installed): keep the
+        // context alive through libmicrohttpd's pointer, released at completion as before.
+        context.ownedByPointer = true
+        return Unmanaged.passRetained(context).toOpaque()
+    }
+
+    /// Called when a connection opens and when it closes (always, however it ends).
+    static let connectionChanged: MHD_NotifyConnectionCallback = { _, _, socketContext, code in
+        guard let socketContext else { return }
+        switch code {
+        case MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_STARTED:
+            socketContext.pointee = Unmanaged.passRetained(ConnectionState()).toOpaque()
+        default:
+            if let raw = socketContext.pointee {
+                // Releasing the state releases a request that never completed.
+                Unmanaged<ConnectionState>.fromOpaque(raw).release()
+                socketContext.pointee = nil
+            }
+        }
+    }
+
+    /// Ends the query string right after its `?` in libmicrohttpd's own request-line buffer.
+    ///
+    /// Why: libmicrohttpd 0.9.75 parses query arguments into the connection's fixed memory pool right
+    /// after this callback; a query with hundreds of arguments exhausts the pool, and its 431 answer
+    /// then never reaches the client, which hangs until the connection times out. linkhost parses the
+    /// query itself from the raw target copied above and never asks libmicrohttpd for arguments, so
+    /// an empty argument string costs nothing and removes the failure. The buffer is libmicrohttpd's
+    /// writable read buffer (it writes NULs into it itself); the pointer is only typed `const`.
+    private static func hideQueryFromLibmicrohttpd(_ uri: UnsafePointer<CChar>) {
+        guard let question = strchr(uri, Int32(UInt8(ascii: "?"))) else { return }
+        let afterQuestion = UnsafeMutablePointer<CChar>(question) + 1
+        afterQuestion.pointee = 0
+    }
+
+    private static func connectionState(_ connection: OpaquePointer) -> ConnectionState? {
+        guard let raw = linkhost_mhd_socket_context(connection) else { return nil }
+        return Unmanaged<ConnectionState>.fromOpaque(raw).takeUnretainedValue()
     }
 
     /// Called once the head is read, again per body chunk, and once more at the end of the body.
@@ -31,7 +74,13 @@ enum MHDCallbacks {
         } else {
             // Only if libmicrohttpd skipped the request-line callback; keep the same ownership rules.
             context = RequestContext(target: "/")
-            contextSlot.pointee = Unmanaged.passRetained(context).toOpaque()
+            if let state = connectionState(connection) {
+                state.current = context
+                contextSlot.pointee = Unmanaged.passUnretained(context).toOpaque()
+            } else {
+                context.ownedByPointer = true
+                contextSlot.pointee = Unmanaged.passRetained(context).toOpaque()
+            }
         }
 
         if !context.started {
@@ -71,10 +120,18 @@ enum MHDCallbacks {
     }
 
     /// Called when libmicrohttpd is done with a request, however it ended.
-    static let requestCompleted: MHD_RequestCompletedCallback = { serverPointer, _, contextSlot, termination in
+    static let requestCompleted: MHD_RequestCompletedCallback = { serverPointer, connection, contextSlot, termination in
         guard let serverPointer, let contextSlot, let raw = contextSlot.pointee else { return }
         contextSlot.pointee = nil
-        let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
+        let unmanaged = Unmanaged<RequestContext>.fromOpaque(raw)
+        let context = unmanaged.takeUnretainedValue()
+        defer {
+            if context.ownedByPointer {
+                unmanaged.release()
+            } else if let connection, let state = connectionState(connection), state.current === context {
+                state.current = nil
+            }
+        }
         let server = Unmanaged<HTTPServer>.fromOpaque(serverPointer).takeUnretainedValue()
         guard context.started else { return }
         let outcome = outcome(of: termination)
@@ -108,7 +165,14 @@ enum MHDCallbacks {
         _ = vsnprintf(&buffer, buffer.count, format, arguments)
         var message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         while message.hasSuffix("\n") { message.removeLast() }
-        server.logger.notice("libmicrohttpd: \(message)")
+        // One client's malformed request is that client's problem, and under junk traffic these lines
+        // would flood the log: they go to debug. Everything else (limits, sockets, TLS) is notable.
+        let perRequest = ["Error processing request", "Failed to receive data", "Failed to send data", "Connection reset", "Error: received", "Error: ", "Closing connection"]
+        if perRequest.contains(where: message.hasPrefix) {
+            server.logger.debug("libmicrohttpd: \(message)")
+        } else {
+            server.logger.notice("libmicrohttpd: \(message)")
+        }
     }
 
     // MARK: helpers

@@ -14,6 +14,8 @@ final class RequestContext {
     var bodySize = 0
     var annotation: (any Sendable)?
     var responded = false
+    /// Kept alive by libmicrohttpd's pointer rather than by the connection (a fallback only).
+    var ownedByPointer = false
 
     init(target: String) {
         self.target = target

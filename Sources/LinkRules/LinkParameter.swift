@@ -47,8 +47,13 @@ public struct LinkParameter: Sendable, Equatable {
     }
 
     /// The type values must have, for typed parameters.
+    ///
+    /// Not inlined into other modules: Swift 6.3.1's optimizer (CopyPropagation) crashes on this
+    /// switch when cross-module optimization inlines it into a closure in a `-c release` build.
     public var type: ParameterType? {
-        if case .typed(let type, _) = constraint { return type }
-        return nil
+        @inline(never) get {
+            if case .typed(let type, _) = constraint { return type }
+            return nil
+        }
     }
 }

@@ -18,8 +18,8 @@ extension LinkRule {
 
     /// `path?query` for decoded `values` (fixed parameters are filled in), followed by `extraQuery`
     /// items (UTM parameters). Values are checked against their types.
-    public func link(values: [String: String], extraQuery: [(name: String, value: String)] = []) throws(LinkBuildError) -> String {
-        for name in values.keys where parameter(name) == nil { throw .unknown(name) }
+    public func link(values: [String: String], extraQuery: [(name: String, value: String)] = []) throws -> String {
+        for name in values.keys where parameter(name) == nil { throw LinkBuildError.unknown(name) }
         var query: [String] = []
         for parameter in parameters {
             let value = values[parameter.name]
@@ -31,10 +31,10 @@ extension LinkRule {
                 continue
             case .typed(let type, _):
                 guard let value, !value.isEmpty else {
-                    if parameter.isRequired { throw .missing(parameter.name) }
+                    if parameter.isRequired { throw LinkBuildError.missing(parameter.name) }
                     continue
                 }
-                guard type.accepts(value) else { throw .malformed(parameter.name, type) }
+                guard type.accepts(value) else { throw LinkBuildError.malformed(parameter.name, type) }
                 if parameter.location == .query {
                     query.append("\(PercentEncoding.encode(parameter.name))=\(PercentEncoding.encode(value))")
                 }
@@ -44,7 +44,7 @@ extension LinkRule {
             query.append("\(PercentEncoding.encode(item.name))=\(PercentEncoding.encode(item.value))")
         }
         guard let path = path.expand(values) else {
-            throw .missing(path.placeholderNames.first { (values[$0] ?? "").isEmpty } ?? "?")
+            throw LinkBuildError.missing(path.placeholderNames.first { (values[$0] ?? "").isEmpty } ?? "?")
         }
         return query.isEmpty ? path : path + "?" + query.joined(separator: "&")
     }

@@ -48,19 +48,26 @@ struct LinkCommand: ParsableCommand {
             parsed[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
         }
         let utm = [("utm_source", utmSource), ("utm_medium", utmMedium), ("utm_campaign", utmCampaign)].compactMap { name, value in value.map { (name: name, value: $0) } }
-        let path: String
-        do {
-            path = try linkRule.link(values: parsed, extraQuery: utm)
-        } catch {
-            let accepted = linkRule.parameters.compactMap { parameter in parameter.type.map { "\(parameter.name) (\($0.rawValue))" } }
-            throw CLIFailure.unusableInput("cannot build a \(rule) link: \(error); parameters: \(accepted.joined(separator: ", "))")
-        }
+        let path = try Self.build(linkRule, values: parsed, utm: utm)
         let linkHost = host.flatMap(HostLookup.normalize).flatMap { site.hosts.contains($0) ? $0 : nil } ?? site.primaryHost
-        // Route the link just built, as the server would, so the app URL shown is the one served.
-        let target = HTTPRequestTargetParts(path)
-        guard case .page(let match) = site.router.route(rawPath: target.rawPath, rawQuery: target.rawQuery), match.rule.name == rule else {
-            throw CLIFailure.runtime("the link \(path) does not route back to \(rule); run `linkhost check`")
+        let appURL = try Self.appURL(of: path, site: site, rule: rule)
+        StandardOutput.write("\(configuration.server.publicScheme)://\(linkHost)\(path)\n\(appURL)\n")
+    }
+
+    private static func build(_ rule: LinkRule, values: [String: String], utm: [(name: String, value: String)]) throws -> String {
+        do {
+            return try rule.link(values: values, extraQuery: utm)
+        } catch {
+            let accepted = rule.parameters.compactMap { parameter in parameter.type.map { "\(parameter.name) (\($0.rawValue))" } }
+            throw CLIFailure.unusableInput("cannot build a \(rule.name) link: \(error); parameters: \(accepted.joined(separator: ", "))")
         }
-        StandardOutput.write("\(configuration.server.publicScheme)://\(linkHost)\(path)\n\(match.appURL)\n")
+    }
+
+    /// Routes the link just built, as the server would, so the app URL shown is the one served.
+    private static func appURL(of path: String, site: SiteConfiguration, rule: String) throws -> String {
+        let target = HTTPRequestTargetParts(path)
+        let route = site.router.route(rawPath: target.rawPath, rawQuery: target.rawQuery)
+        if case .page(let match) = route, match.rule.name == rule { return match.appURL }
+        throw CLIFailure.runtime("the link \(path) does not route back to \(rule); run `linkhost check`")
     }
 }

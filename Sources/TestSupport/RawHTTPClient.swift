@@ -45,7 +45,7 @@ public final class RawHTTPClient {
     private var buffer: [UInt8] = []
 
     /// Connects to `host:port` (IPv4 or IPv6 literal), optionally from a given local IPv4 address.
-    public init(host: String = "127.0.0.1", port: Int, timeoutSeconds: Int = 10, sourceAddress: String? = nil) throws {
+    public init(host: String = "127.0.0.1", port: Int, timeoutSeconds: Double = 10, sourceAddress: String? = nil) throws {
         var ipv4 = in_addr()
         var ipv6 = in6_addr()
         let isIPv6 = inet_pton(AF_INET, host, &ipv4) != 1
@@ -57,7 +57,7 @@ public final class RawHTTPClient {
         #endif
         descriptor = socket(isIPv6 ? AF_INET6 : AF_INET, streamType, 0)
         guard descriptor >= 0 else { throw ClientError.connect("socket: \(String(cString: strerror(errno)))") }
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        var timeout = timeval(tv_sec: Int(timeoutSeconds), tv_usec: Int((timeoutSeconds - timeoutSeconds.rounded(.down)) * 1_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         if let sourceAddress {

@@ -229,6 +229,19 @@ struct HTTPServerTests {
         #expect(try other.request("GET", "/").status == 204)
     }
 
+    /// libmicrohttpd 0.9.75 would parse these into its per-connection pool, run out, and never send
+    /// its 431; the server parses queries itself, so thousands of arguments are just a long query.
+    @Test func aQueryWithThousandsOfArgumentsIsAnsweredPromptly() throws {
+        let server = try startServer { request in
+            HTTPResponse(status: 200, contentType: "text/plain", text: "\(request.queryItems.count) \(request.queryItems.last?.description ?? "")")
+        }
+        defer { server.stop() }
+        let query = (0..<2500).map { "p\($0)=v" }.joined(separator: "&")
+        let response = try RawHTTPClient(port: server.port, timeoutSeconds: 3).request("GET", "/x?\(query)")
+        #expect(response.status == 200)
+        #expect(response.text == "2500 p2499=v")
+    }
+
     @Test func oversizedHeadsGet414Or431AndTheServerStaysUp() throws {
         var configuration = HTTPServerConfiguration(threadCount: 1)
         configuration.connectionMemoryLimit = 8192

@@ -1,0 +1,250 @@
+import Foundation
+import LinkLog
+import OrderedJSON
+import TestSupport
+import Testing
+
+/// The real binary under abuse: stalled connections, oversized heads, a flood of malformed
+/// requests, SIGKILL mid-write, and 100,000 requests from a load tool. Bounded in count and time,
+/// loopback only.
+@Suite("Robustness", .serialized)
+struct RobustnessTests {
+    /// A `linkhost serve` on a free loopback port with its own log database.
+    final class Server: Sendable {
+        let child: ChildProcess
+        let port: Int
+        let database: String
+
+        init(database: String, extra: [String] = []) throws {
+            self.database = database
+            child = try ChildProcess(ProjectPaths.linkhostBinary, ["serve", "--config", ProjectPaths.shippedConfig, "--host", "127.0.0.1", "--port", "0", "--log-db", database] + extra)
+            guard child.waitForOutput(containing: "listening on http://") else { throw CancellationError() }
+            let line = child.standardOutput.split(separator: "\n").first { $0.contains("listening on http://") } ?? ""
+            port = Int(line.split(separator: ":").last ?? "") ?? 0
+        }
+
+        /// Resident memory in kilobytes (VmRSS), 0 if the process is gone.
+        var residentKilobytes: Int {
+            guard let status = try? String(contentsOfFile: "/proc/\(child.processIdentifier)/status", encoding: .utf8) else { return 0 }
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+        }
+
+        func health() throws -> JSONValue {
+            try JSONParser().parse(try RawHTTPClient(port: port, timeoutSeconds: 2).request("GET", "/healthz").body)
+        }
+
+        /// Waits until the log writer has written everything queued (RSS is compared at rest).
+        func waitForLogToCatchUp() throws {
+            for _ in 0..<600 {
+                if try health()["log"]?["pending"] == 0 { return }
+                usleep(100_000)
+            }
+        }
+
+        func stop() -> Int32? {
+            child.send(signal: SIGTERM)
+            return child.waitForExit(timeoutSeconds: 30)
+        }
+    }
+
+    @Test func thousandStalledConnectionsDoNotStopNormalClients() throws {
+        let folder = try TemporaryDirectory()
+        let server = try Server(database: folder.path + "/log.sqlite")
+        defer { _ = server.stop() }
+        // 250 stalled connections from each of four loopback addresses (under the per-address limit
+        // of 256, so all 1,000 are really held), each having sent half a request head.
+        var stalled: [RawHTTPClient] = []
+        for source in ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"] {
+            for _ in 0..<250 {
+                let client = try RawHTTPClient(port: server.port, timeoutSeconds: 5, sourceAddress: source)
+                try client.send("GET /addfriend?code=TEST123 HTTP/1.1\r\nHost: rowhni.com\r\nX-Slow: ")
+                stalled.append(client)
+            }
+        }
+        let held = try server.health()["http"]?["openConnections"]?.numberValue?.intValue ?? 0
+        #expect(held >= 1000, "the server holds \(held) connections")
+        // Normal clients, each giving up after one second, are all served.
+        for index in 0..<20 {
+            let client = try RawHTTPClient(port: server.port, timeoutSeconds: 1)
+            let response = try client.request("GET", index % 2 == 0 ? "/.well-known/apple-app-site-association" : "/joingroup?code=ABC123", host: "rowhni.com")
+            #expect(response.status == 200)
+        }
+        #expect(stalled.count == 1000)
+    }
+
+    @Test func oversizedURLsAndHeadersGet414And431AndTheServerStaysUp() throws {
+        let folder = try TemporaryDirectory()
+        let server = try Server(database: folder.path + "/log.sqlite")
+        defer { _ = server.stop() }
+        let longURL = try RawHTTPClient(port: server.port).request("GET", "/addfriend?code=" + String(repeating: "A", count: 40_000), host: "rowhni.com")
+        #expect(longURL.status == 414)
+        let bigHeader = try RawHTTPClient(port: server.port).request("GET", "/", host: "rowhni.com", headers: [("X-Big", String(repeating: "b", count: 40_000))])
+        #expect(bigHeader.status == 431)
+        let manyHeaders = try RawHTTPClient(port: server.port).request("GET", "/", host: "rowhni.com", headers: (0..<2000).map { ("X-H\($0)", "value") })
+        #expect(manyHeaders.status == 431)
+        #expect(try RawHTTPClient(port: server.port).request("GET", "/.well-known/apple-app-site-association", host: "rowhni.com").status == 200)
+    }
+
+    @Test func aHundredThousandMalformedRequestsNeitherCrashNorGrowTheServer() throws {
+        let folder = try TemporaryDirectory()
+        let server = try Server(database: folder.path + "/log.sqlite")
+        let port = server.port
+        let sent = SharedCounter()
+        let answered = SharedCounter()
+        // A first round of 100,000 reaches everything that grows once and stays (thread stacks, malloc
+        // arenas, SQLite's page cache, the log queue's buffer at its high-water mark); a second round
+        // of the same must not grow the server: memory that kept growing would be a leak.
+        Self.fuzz(port: port, threads: 4, perThread: 25_000, seed: 1, sent: sent, answered: answered)
+        try server.waitForLogToCatchUp()
+        let before = server.residentKilobytes
+        Self.fuzz(port: port, threads: 4, perThread: 25_000, seed: 2, sent: sent, answered: answered)
+        #expect(sent.value >= 200_000)
+        try server.waitForLogToCatchUp()
+        let health = try server.health()
+        #expect(health["status"] != nil)
+        let after = server.residentKilobytes
+        print("fuzzer: \(sent.value) requests sent, \(answered.value) answered; RSS after a first 100,000 \(before) kB, after 100,000 more \(after) kB")
+        #expect(answered.value > 150_000)
+        #expect(after - before < 16 * 1024, "RSS grew from \(before) kB to \(after) kB")
+        #expect(server.stop() == 0)
+        #expect(server.child.standardOutput.contains("0 dropped, 0 not written"))
+    }
+
+    /// Sends fuzzed requests from `threads` threads. Junk that may get no answer at all waits at
+    /// most a quarter second; a well-formed request waits up to five.
+    static func fuzz(port: Int, threads: Int, perThread: Int, seed: UInt64, sent: SharedCounter, answered: SharedCounter) {
+        ParallelThreads.run(threads) { thread in
+            var fuzzer = RequestFuzzer(seed: seed &* 1_000_003 &+ UInt64(thread) &* 0x9E37_79B9)
+            var client: RawHTTPClient?
+            for _ in 0..<perThread {
+                let request = fuzzer.next()
+                _ = sent.increment()
+                if request.needsFreshConnection || client == nil { client = try? RawHTTPClient(port: port, timeoutSeconds: request.needsFreshConnection ? 0.05 : 5) }
+                guard let connection = client else { continue }
+                do {
+                    try connection.send(request.bytes)
+                    let response = try connection.readResponse(isHead: request.isHead)
+                    _ = answered.increment()
+                    if response.header("Connection")?.lowercased() == "close" || request.needsFreshConnection { client = nil }
+                } catch {
+                    client = nil
+                }
+            }
+        }
+    }
+
+    @Test func sigkillUnderLoadLeavesADatabaseThatOpensWithEveryCommittedRow() throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.path + "/log.sqlite"
+        let first = try Server(database: database)
+        let port = first.port
+        let received = SharedCounter()
+        ParallelThreads.run(4) { index in
+            guard var client = try? RawHTTPClient(port: port, timeoutSeconds: 2) else { return }
+            for request in 0..<50_000 {
+                if index == 0, request == 3000 { first.child.send(signal: SIGKILL) }
+                guard let response = try? client.request("GET", "/addfriend?code=KILL\(request % 10)X&utm_source=kill", host: "rowhni.com"), response.status == 200 else {
+                    guard let next = try? RawHTTPClient(port: port, timeoutSeconds: 2) else { return }
+                    client = next
+                    continue
+                }
+                _ = received.increment()
+            }
+        }
+        _ = first.child.waitForExit(timeoutSeconds: 10)
+        // The file opens cleanly and passes SQLite's own integrity check.
+        let connection = try SQLiteConnection(path: database, flags: [.readOnly])
+        #expect(try connection.queryText("PRAGMA integrity_check") == "ok")
+        let committed = try LogReader(databasePath: database).count(LogFilter(utmSource: "kill"))
+        #expect(committed > 0)
+        #expect(committed <= received.value)
+        // Restarted on the same file: every committed row is still there, and new ones join them.
+        let second = try Server(database: database)
+        for _ in 0..<10 { #expect(try RawHTTPClient(port: second.port).request("GET", "/addfriend?code=AGAIN1&utm_source=kill", host: "rowhni.com").status == 200) }
+        #expect(second.stop() == 0)
+        #expect(try LogReader(databasePath: database).count(LogFilter(utmSource: "kill")) == committed + 10)
+    }
+
+    /// Issue 4's acceptance: 100,000 requests from a load tool (ApacheBench), then SIGTERM.
+    @Test func aHundredThousandRequestsFromALoadToolAreAllInTheLog() throws {
+        let folder = try TemporaryDirectory()
+        let server = try Server(database: folder.path + "/log.sqlite")
+        let bench = try ChildProcess.run("/usr/bin/ab", ["-q", "-n", "100000", "-c", "32", "-k", "-H", "Host: rowhni.com", "http://127.0.0.1:\(server.port)/addfriend?code=ABSECRET1&utm_source=X&utm_campaign=load"], timeoutSeconds: 600)
+        #expect(bench.status == 0, "\(bench.error)")
+        let complete = Int(bench.output.split(separator: "\n").first { $0.hasPrefix("Complete requests:") }?.split(separator: " ").last ?? "") ?? -1
+        let failed = Int(bench.output.split(separator: "\n").first { $0.hasPrefix("Failed requests:") }?.split(separator: " ").last ?? "") ?? -1
+        #expect(complete == 100_000)
+        #expect(failed == 0)
+        #expect(server.stop() == 0)
+        let stats = try ChildProcess.run(ProjectPaths.linkhostBinary, ["stats", "--by", "kind", "--format", "json", "--db", server.database])
+        let total = try JSONParser().parse(stats.output).arrayElements?.compactMap { $0["hits"]?.numberValue?.intValue }.reduce(0, +)
+        #expect(total == complete)
+        let sample = try ChildProcess.run(ProjectPaths.linkhostBinary, ["log", "--format", "json", "--utm-source", "X", "--limit", "1", "--db", server.database])
+        #expect(try JSONParser().parse(sample.output).arrayElements?.first?["utm_source"] == "X")
+        let grep = try ChildProcess.run("/usr/bin/grep", ["-rc", "ABSECRET1", folder.path])
+        #expect(!grep.output.split(separator: "\n").contains { !$0.hasSuffix(":0") }, "\(grep.output)")
+    }
+}
+
+/// Deterministic junk: raw bytes, bad methods, broken escapes, huge queries, hostile Host headers.
+struct RequestFuzzer {
+    struct Request {
+        let bytes: [UInt8]
+        let needsFreshConnection: Bool
+        let isHead: Bool
+    }
+
+    private var random: SeededRandom
+
+    init(seed: UInt64) { random = SeededRandom(seed: seed) }
+
+    private mutating func pick<T>(_ items: [T]) -> T { items[random.next(below: items.count)] }
+
+    mutating func next() -> Request {
+        switch random.next(below: 10) {
+        case 0:
+            // Raw bytes, then a blank line, on a connection of their own.
+            let length = random.next(below: 300)
+            let bytes = (0..<length).map { _ in UInt8(random.next(below: 256)) }
+            return Request(bytes: bytes + Array("\r\n\r\n".utf8), needsFreshConnection: true, isHead: false)
+        case 1:
+            let method = pick(["FOO", "get", "G\u{1}ET", String(repeating: "M", count: 300), "CONNECT", "TRACE", "PRI", "POST", "DELETE"])
+            return text("\(method) /addfriend?code=TEST123 HTTP/1.1\r\nHost: rowhni.com\r\n\r\n", fresh: method.contains("\u{1}") || method.count > 200)
+        case 2:
+            let path = pick(["/addfriend%", "/%zz%zz", "/%%%%", "/%c0%ae%c0%ae/%c0%ae%c0%ae/config.json", "/showthread.php?threadid=%", "/addfriend?code=%00%ff",
+                             "/static/%2e%2e%2f%2e%2e%2fconfig.json", "/joingroup?code=%E2%80%AEABC", "/member.php?userid=1%20OR%201=1", "/\u{7f}"])
+            return text("GET \(path) HTTP/1.1\r\nHost: \(pick(["rowhni.com", "forums.somethingawful.com"]))\r\n\r\n", fresh: path.contains("\u{7f}"))
+        case 3:
+            let query = (0..<random.next(below: 800)).map { "p\($0)=\(String(repeating: "v", count: random.next(below: 30)))" }.joined(separator: "&")
+            return text("GET /showthread.php?threadid=1&\(query) HTTP/1.1\r\nHost: forums.somethingawful.com\r\n\r\n", fresh: query.count > 20_000)
+        case 4:
+            let host = pick(["", " ", String(repeating: "h", count: 5000), "evil.com:99999", "[::1", "rowhni.com\u{0}.evil", "ROWHNI.COM.", "r%6Fwhni.com",
+                             "rowhni.com, forums.somethingawful.com", "<script>", "xn--nxasmq6b", "a..b", "rowhni.com:-1"])
+            return text("GET /addfriend?code=TEST123 HTTP/1.1\r\nHost: \(host)\r\nHost: second.example\r\n\r\n", fresh: host.contains("\u{0}"))
+        case 5:
+            return text(pick([
+                "GET /.well-known/apple-app-site-association HTTP/1.0\r\n\r\n",
+                "GET http://rowhni.com/addfriend?code=TEST123 HTTP/1.1\r\nHost: rowhni.com\r\n\r\n",
+                "OPTIONS * HTTP/1.1\r\nHost: rowhni.com\r\n\r\n",
+                "GET / HTTP/9.9\r\nHost: rowhni.com\r\n\r\n",
+                "GET /addfriend?code=TEST123 HTTP/1.1\r\nHost: rowhni.com\r\nContent-Length: -5\r\n\r\n",
+                "GET /addfriend HTTP/1.1\r\nHost: rowhni.com\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n\r\n",
+                "GET /addfriend\tHTTP/1.1\r\nHost: rowhni.com\r\n\r\n",
+                "GET /addfriend HTTP/1.1\nHost: rowhni.com\n\n",
+                "\r\n\r\nGET / HTTP/1.1\r\nHost: rowhni.com\r\n\r\n",
+                "GET / HTTP/1.1\r\nHost rowhni.com\r\n\r\n",
+            ]), fresh: true)
+        default:
+            // Well-formed but odd: these keep the connection and exercise routing, pages and the log.
+            let target = pick(["/addfriend?code=\(random.next(below: 100_000))X", "/showthread.php?threadid=\(random.next(below: 1000))&pagenumber=\(pick(["0", "x", "last", "9999999"]))",
+                               "/joingroup?code=A&code=B", "/.well-known/apple-app-site-association", "/static/linkhost.css", "/banlist.php?userid=-1", "/nowhere/\(random.next(below: 100))"])
+            let head = random.next(below: 5) == 0
+            return Request(bytes: Array("\(head ? "HEAD" : "GET") \(target) HTTP/1.1\r\nHost: \(pick(["rowhni.com", "forums.somethingawful.com", "unknown.example"]))\r\nAccept-Language: \(pick(["de", "en;q=0.1", "*", ";;;"]))\r\n\r\n".utf8), needsFreshConnection: false, isHead: head)
+        }
+    }
+
+    private func text(_ string: String, fresh: Bool) -> Request {
+        Request(bytes: Array(string.utf8), needsFreshConnection: fresh, isHead: false)
+    }
+}
