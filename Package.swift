@@ -33,11 +33,14 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // Percent-encoding primitives shared by the parsers and the pages.
+        .target(name: "PercentCoding", swiftSettings: strictness),
         // The HTTP server: the only module that touches libmicrohttpd; knows nothing about links.
         .target(
             name: "HTTPServer",
             dependencies: [
                 "CMicroHTTPD",
+                "PercentCoding",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictness
@@ -45,9 +48,9 @@ let package = Package(
         // JSON that keeps key order, finds duplicate keys and says where a syntax error is.
         .target(name: "OrderedJSON", swiftSettings: strictness),
         // Apple's AASA format: lenient parsing of every shape, Apple-exact URL matching, validation.
-        .target(name: "AASAKit", dependencies: ["OrderedJSON"], swiftSettings: strictness),
+        .target(name: "AASAKit", dependencies: ["OrderedJSON", "PercentCoding"], swiftSettings: strictness),
         // Link rules: the ordered rules of a site, which route fallback pages and generate the AASA.
-        .target(name: "LinkRules", dependencies: ["OrderedJSON"], swiftSettings: strictness),
+        .target(name: "LinkRules", dependencies: ["OrderedJSON", "PercentCoding"], swiftSettings: strictness),
         // The hit log: SQLite storage, the background writer, queries and their output formats.
         .target(
             name: "LinkLog",
@@ -76,6 +79,7 @@ let package = Package(
                 "AASAKit",
                 "LinkLog",
                 "LinkRules",
+                "PercentCoding",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Turns the wrk runs of bench/run into the side-by-side table and the JSON result file.
+
+Per scenario and server it takes the median over rounds of requests/s, p50 and p99 latency, then
+prints the linkhost/nginx ratio against the target for that scenario.
+"""
+import argparse
+import base64
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+from datetime import datetime, timezone
+
+TARGETS = {  # scenario: minimum linkhost/nginx requests/s ratio
+    "aasa": 1.0,
+    "page": 0.6,
+    "page-no-keepalive": 0.5,
+}
+P99_LIMIT_MS = 10.0
+RSS_LIMIT_MB = 64.0
+
+
+def to_ms(text):
+    value, unit = float(re.match(r"([\d.]+)", text).group(1)), re.search(r"(us|ms|s)$", text).group(1)
+    return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
+
+
+def parse(output):
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    total = int(re.search(r"(\d+) requests in", output).group(1))
+    p50 = to_ms(re.search(r"\s50%\s+(\S+)", output).group(1))
+    p99 = to_ms(re.search(r"\s99%\s+(\S+)", output).group(1))
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
+    return {
+        "rps": rps, "requests": total, "p50_ms": p50, "p99_ms": p99,
+        "non2xx": int(non2xx.group(1)) if non2xx else 0,
+        "socket_errors": sum(int(x) for x in errors.groups()) if errors else 0,
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("results")
+    parser.add_argument("--peak-rss-kb", type=int, required=True)
+    parser.add_argument("--rows", type=int, required=True)
+    parser.add_argument("--responses", type=int, required=True)
+    parser.add_argument("--connections", type=int, required=True)
+    parser.add_argument("--threads", type=int, required=True)
+    parser.add_argument("--seconds", type=int, required=True)
+    parser.add_argument("--rounds", type=int, required=True)
+    parser.add_argument("--json", required=True)
+    args = parser.parse_args()
+
+    runs = {}
+    for line in open(args.results):
+        scenario, server, encoded = line.rstrip("\n").split("\t")
+        runs.setdefault(scenario, {}).setdefault(server, []).append(parse(base64.b64decode(encoded).decode()))
+
+    rows, notes, scenarios = [], [], {}
+    for scenario in ["aasa", "page", "page-no-keepalive"]:
+        summary = {}
+        for server in ["linkhost", "nginx"]:
+            measured = runs[scenario][server]
+            summary[server] = {
+                "rps": statistics.median(r["rps"] for r in measured),
+                "p50_ms": statistics.median(r["p50_ms"] for r in measured),
+                "p99_ms": statistics.median(r["p99_ms"] for r in measured),
+                "requests": sum(r["requests"] for r in measured),
+                "non2xx": sum(r["non2xx"] for r in measured),
+                "socket_errors": sum(r["socket_errors"] for r in measured),
+                "rounds_rps": [r["rps"] for r in measured],
+            }
+        ratio = summary["linkhost"]["rps"] / summary["nginx"]["rps"]
+        target = TARGETS[scenario]
+        summary["ratio"] = ratio
+        summary["target_ratio"] = target
+        summary["meets_ratio"] = ratio >= target
+        summary["meets_p99"] = summary["linkhost"]["p99_ms"] <= P99_LIMIT_MS
+        scenarios[scenario] = summary
+        rows.append((scenario, summary))
+        if not summary["meets_ratio"]:
+            notes.append(f"{scenario}: linkhost/nginx = {ratio:.2f}, target {target:.2f} (see README, Performance)")
+        if not summary["meets_p99"]:
+            notes.append(f"{scenario}: linkhost p99 {summary['linkhost']['p99_ms']:.2f} ms > {P99_LIMIT_MS} ms")
+        if summary["linkhost"]["non2xx"] or summary["linkhost"]["socket_errors"]:
+            notes.append(f"{scenario}: linkhost had {summary['linkhost']['non2xx']} non-2xx and {summary['linkhost']['socket_errors']} socket errors")
+
+    rss_mb = args.peak_rss_kb / 1024
+    if rss_mb > RSS_LIMIT_MB:
+        notes.append(f"linkhost peak RSS {rss_mb:.1f} MB > {RSS_LIMIT_MB} MB")
+    if args.rows != args.responses:
+        notes.append(f"log rows {args.rows} != responses {args.responses}")
+
+    cpu = ""
+    try:
+        cpu = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
+    except Exception:
+        pass
+    machine = f"{os.cpu_count()} cores ({cpu}), {platform.system()} {platform.release()}"
+    wrk = subprocess.run(["wrk", "--version"], capture_output=True, text=True)
+    nginx = subprocess.run(["nginx", "-v"], capture_output=True, text=True)
+
+    header = f"{'scenario':<20} {'linkhost req/s':>15} {'nginx req/s':>12} {'ratio':>6} {'target':>7}   {'p50 / p99 ms (linkhost)':>24}   {'p50 / p99 ms (nginx)':>21}"
+    print()
+    print(f"wrk -t{args.threads} -c{args.connections} -d{args.seconds}s, {args.rounds} rounds (medians), {machine}")
+    print(header)
+    print("-" * len(header))
+    for scenario, s in rows:
+        l, n = s["linkhost"], s["nginx"]
+        print(f"{scenario:<20} {l['rps']:>15,.0f} {n['rps']:>12,.0f} {s['ratio']:>6.2f} {'≥' + format(s['target_ratio'], '.1f'):>7}   "
+              f"{l['p50_ms']:>10.2f} / {l['p99_ms']:>6.2f}{' ✓' if s['meets_p99'] else ' ✗'}     {n['p50_ms']:>9.2f} / {n['p99_ms']:>6.2f}")
+    print()
+    print(f"linkhost peak RSS: {rss_mb:.1f} MB (limit {RSS_LIMIT_MB:.0f} MB)")
+    print(f"log rows: {args.rows:,}, responses sent: {args.responses:,} ({'equal' if args.rows == args.responses else 'DIFFERENT'})")
+    if notes:
+        print("missed:")
+        for note in notes:
+            print(f"  - {note}")
+    else:
+        print("every figure met")
+
+    result = {
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "machine": machine,
+        "tools": {"wrk": (wrk.stdout or wrk.stderr).split("\n")[0], "nginx": (nginx.stderr or nginx.stdout).strip()},
+        "settings": {"threads": args.threads, "connections": args.connections, "seconds": args.seconds, "rounds": args.rounds},
+        "scenarios": scenarios,
+        "linkhost_peak_rss_mb": rss_mb,
+        "log_rows": args.rows,
+        "responses_sent": args.responses,
+        "missed": notes,
+    }
+    with open(args.json, "w") as handle:
+        json.dump(result, handle, indent=2)
+    print(f"results: {args.json}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
