@@ -24,7 +24,8 @@ RUN swift build -c release --product linkhost --static-swift-stdlib -Xlinker -s 
 FROM debian:bookworm-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libgnutls30 ca-certificates \
- && rm -rf /var/lib/apt/lists/* \
+ && apt-get clean \
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/cache/debconf/*-old /var/log/apt /var/log/dpkg.log \
  && useradd --system --uid 10001 --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin linkhost \
  && mkdir -p /data /srv/linkhost \
  && chown linkhost:linkhost /data

@@ -90,6 +90,14 @@ def main():
         if summary["linkhost"]["non2xx"] or summary["linkhost"]["socket_errors"]:
             notes.append(f"{scenario}: linkhost had {summary['linkhost']['non2xx']} non-2xx and {summary['linkhost']['socket_errors']} socket errors")
 
+    nolog = runs.get("aasa", {}).get("linkhost-nolog")
+    if nolog:
+        nolog_rps = statistics.median(r["rps"] for r in nolog)
+        scenarios["aasa"]["linkhost_without_log"] = {"rps": nolog_rps, "ratio": nolog_rps / scenarios["aasa"]["nginx"]["rps"]}
+        if not scenarios["aasa"]["meets_ratio"]:
+            notes.append(f"aasa: with the hit log off linkhost serves {nolog_rps:,.0f} req/s ({nolog_rps / scenarios['aasa']['nginx']['rps']:.2f}x nginx): "
+                         "the gap is the SQLite log writer sharing the two cores")
+
     rss_mb = args.peak_rss_kb / 1024
     if rss_mb > RSS_LIMIT_MB:
         notes.append(f"linkhost peak RSS {rss_mb:.1f} MB > {RSS_LIMIT_MB} MB")
@@ -114,6 +122,8 @@ def main():
         l, n = s["linkhost"], s["nginx"]
         print(f"{scenario:<20} {l['rps']:>15,.0f} {n['rps']:>12,.0f} {s['ratio']:>6.2f} {'≥' + format(s['target_ratio'], '.1f'):>7}   "
               f"{l['p50_ms']:>10.2f} / {l['p99_ms']:>6.2f}{' ✓' if s['meets_p99'] else ' ✗'}     {n['p50_ms']:>9.2f} / {n['p99_ms']:>6.2f}")
+    if nolog:
+        print(f"{'aasa, log off':<20} {scenarios['aasa']['linkhost_without_log']['rps']:>15,.0f} {scenarios['aasa']['nginx']['rps']:>12,.0f} {scenarios['aasa']['linkhost_without_log']['ratio']:>6.2f}   (reference: linkhost with log.enabled false)")
     print()
     print(f"linkhost peak RSS: {rss_mb:.1f} MB (limit {RSS_LIMIT_MB:.0f} MB)")
     print(f"log rows: {args.rows:,}, responses sent: {args.responses:,} ({'equal' if args.rows == args.responses else 'DIFFERENT'})")

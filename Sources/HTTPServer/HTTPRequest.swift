@@ -23,6 +23,9 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     /// The peer's IP address in text form, `nil` when unknown.
     public var clientAddress: String?
+    /// The `Host` header without a port or a trailing dot, lowercased; `nil` when absent or empty.
+    /// Worked out once, when the request is made: routing and logging both need it.
+    public let hostName: String?
     /// The request body (empty for GET and HEAD); bounded by `HTTPServerConfiguration.maximumBodySize`.
     public var body: [UInt8]
 
@@ -41,18 +44,19 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.clientAddress = clientAddress
         self.body = body
+        hostName = headers["Host"].flatMap(Self.normalizedHostName)
 
         let originForm = Self.originForm(of: target)
         let rawPath: Substring
-        if let questionMark = originForm.firstIndex(of: "?") {
+        if let questionMark = originForm.utf8.firstIndex(of: UInt8(ascii: "?")) {
             rawPath = originForm[..<questionMark]
-            rawQuery = String(originForm[originForm.index(after: questionMark)...])
+            rawQuery = String(originForm[originForm.utf8.index(after: questionMark)...])
         } else {
             rawPath = originForm
             rawQuery = nil
         }
         self.rawPath = String(rawPath)
-        let decodedPath = PercentDecoding.decode(rawPath.utf8, plusAsSpace: false)
+        let decodedPath = PercentDecoding.decode(rawPath, plusAsSpace: false)
         path = decodedPath.text
         var malformed = decodedPath.malformed
         if let rawQuery {
@@ -71,14 +75,14 @@ public struct HTTPRequest: Sendable {
         return item.value ?? ""
     }
 
-    /// The `Host` header without a port or a trailing dot, lowercased; `nil` when absent or empty.
-    public var hostName: String? {
-        guard let host = headers["Host"] else { return nil }
-        return Self.normalizedHostName(host)
-    }
-
     /// Lowercases a Host value and strips a `:port` and a trailing dot. `[::1]:8080` gives `::1`.
     public static func normalizedHostName(_ host: String) -> String? {
+        // Fast path, the usual case: already a bare lower-case name (no port, no trailing dot).
+        if !host.isEmpty, host.utf8.last != UInt8(ascii: "."), host.utf8.allSatisfy({
+            ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+        }) {
+            return host
+        }
         var name = Substring(host)
         if name.hasPrefix("[") {
             guard let close = name.firstIndex(of: "]") else { return nil }
@@ -94,7 +98,7 @@ public struct HTTPRequest: Sendable {
     /// The path-and-query part of an absolute-form target (`http://host/p?q` gives `/p?q`).
     private static func originForm(of target: String) -> Substring {
         let text = Substring(target)
-        guard !text.hasPrefix("/") else { return text }
+        guard text.utf8.first != UInt8(ascii: "/") else { return text }
         let lowered = text.prefix(8).lowercased()
         guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return text }
         let afterScheme = text[text.index(text.startIndex, offsetBy: lowered.hasPrefix("https://") ? 8 : 7)...]

@@ -15,7 +15,7 @@ extension ClientAddressPolicy {
         guard !text.isEmpty, text.utf8.count <= Int(INET6_ADDRSTRLEN) else { return nil }
         let literal = String(text)
 
-        if literal.contains(":") {
+        if literal.utf8.contains(UInt8(ascii: ":")) {
             var address = in6_addr()
             guard inet_pton(AF_INET6, literal, &address) == 1 else { return nil }
             var bytes = withUnsafeBytes(of: &address) { Array($0) }

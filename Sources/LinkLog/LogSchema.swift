@@ -58,6 +58,21 @@ public enum LogSchema {
                 """)
             try backfillClientClass(connection)
         },
+        // Version 3: the rule and campaign indexes only hold rows that have a rule or a campaign.
+        // Most hits (AASA fetches, static files, 404s) have neither, and each index a row enters
+        // costs the writer about as much as the row itself; at tens of thousands of hits a second
+        // that is the difference between keeping up and not. Lookups like `rule = ?` still use them
+        // (an equality implies IS NOT NULL).
+        Migration(version: 3) { connection in
+            try connection.execute("""
+                DROP INDEX hits_rule_time;
+                DROP INDEX hits_utm_source_time;
+                DROP INDEX hits_utm_campaign_time;
+                CREATE INDEX hits_rule_time         ON hits (rule, ts_ms)         WHERE rule IS NOT NULL;
+                CREATE INDEX hits_utm_source_time   ON hits (utm_source, ts_ms)   WHERE utm_source IS NOT NULL;
+                CREATE INDEX hits_utm_campaign_time ON hits (utm_campaign, ts_ms) WHERE utm_campaign IS NOT NULL;
+                """)
+        },
     ]
 
     /// Brings the database to `currentVersion`. A database from a newer build is refused rather than

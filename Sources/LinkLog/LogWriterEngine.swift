@@ -102,6 +102,12 @@ final class LogWriterEngine: Sendable {
             cycle.takeWork(from: lock)
             cycle.writeIfDue(to: lock)
             if cycle.isFinished(updating: lock) { break }
+            // A plain sleep, not a wait on the condition: every enqueue signals it, and waking the
+            // writer for each request is the cost this pause exists to avoid. A stop is noticed after
+            // the pause at the latest.
+            if cycle.shouldCoalesce, !lock.withLock({ $0.stopRequested }) {
+                usleep(UInt32(WriterCycle.coalescingPause.components.attoseconds / 1_000_000_000_000))
+            }
         }
         cycle.closeDatabase()
         lock.withLock { $0.writerExited = true }

@@ -61,9 +61,25 @@ struct WriterCycle {
         if let noticedStopDeadline { stopDeadline = noticedStopDeadline }
     }
 
+    /// After writing a small batch, the writer waits this long before taking the next one, so that
+    /// under steady load rows are committed a few hundred at a time instead of one transaction per
+    /// request (a commit costs far more than a row). Rows become visible at most this much later.
+    static let coalescingPause: Duration = .milliseconds(10)
+    /// Batches at least this large are followed by no pause: the writer is busy anyway.
+    static let coalescingBatchSize = 512
+
+    /// Rows in the last batch written, for the coalescing pause.
+    private(set) var lastWrittenCount = 0
+
+    /// Whether the writer should pause before its next turn (a small batch, and no stop pending).
+    var shouldCoalesce: Bool {
+        stopDeadline == nil && !isFailing && lastWrittenCount > 0 && lastWrittenCount < Self.coalescingBatchSize
+    }
+
     /// Writes the batch (opening the database first if needed) unless a failure's backoff is still
     /// running, then runs retention when it is due.
     mutating func writeIfDue(to lock: WriterStateLock) {
+        lastWrittenCount = 0
         guard !isFailing || MonotonicInstant.now() >= nextAttempt else { return }
         let store: LogStore
         do {
@@ -124,6 +140,7 @@ struct WriterCycle {
 
     private mutating func recordSuccess(_ lock: WriterStateLock) {
         let count = batch.count
+        lastWrittenCount = count
         let drops = droppedToRecord
         lock.withLock { state in
             state.written += count

@@ -49,3 +49,22 @@ struct ClientClassifierTests {
         ])
     }
 }
+
+@Suite("Client class memory")
+struct ClientClassCacheTests {
+    @Test func remembersWhatTheClassifierDecidesAndStaysBounded() {
+        let cache = ClientClassCache(capacity: 4)
+        let agents = [
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 Version/18.1 Mobile/15E148 Safari/604.1",
+            "AASA-Bot/1.0.0", "curl/8.5.0", "WhatsApp/2.23.20.0 A", "Mozilla/5.0 (Linux; Android 14) Chrome/120 Mobile",
+            String(repeating: "x", count: 2000) + " iPhone",
+        ]
+        for _ in 0..<3 {
+            for agent in agents {
+                #expect(cache.classify(agent) == ClientClassifier.classify(agent))
+            }
+        }
+        #expect(cache.classify(nil) == .unknown)
+        #expect(cache.classify("") == .unknown)
+    }
+}

@@ -40,13 +40,19 @@ struct LogSchemaMigrationTests {
         writer.stop()
 
         let connection = try SQLiteConnection(path: fixture.databasePath, flags: [.readOnly])
-        #expect(try connection.userVersion() == 2)
+        #expect(try connection.userVersion() == 3)
         let columns = try connection.prepare("SELECT name FROM pragma_table_info('hits')")
         var names: [String] = []
         while try columns.step() { names.append(columns.text(at: 0) ?? "") }
         #expect(names.contains("params"))
         #expect(names.contains("client_class"))
         #expect(try connection.queryInteger("SELECT COUNT(*) FROM sqlite_master WHERE name = 'hits_utm_campaign_time'") == 1)
+        // Version 3: the rule and campaign indexes are partial, and queries still use them.
+        #expect(try connection.queryText("SELECT sql FROM sqlite_master WHERE name = 'hits_rule_time'")?.contains("WHERE rule IS NOT NULL") == true)
+        let plan = try connection.prepare("EXPLAIN QUERY PLAN SELECT id FROM hits WHERE utm_source = ?1 AND ts_ms >= ?2")
+        var details: [String] = []
+        while try plan.step() { details.append(plan.text(at: 3) ?? "") }
+        #expect(details.joined().contains("hits_utm_source_time"), "\(details)")
 
         let rows = try fixture.reader().rows()
         #expect(rows.count == 4)

@@ -13,6 +13,7 @@ final class SitePages: Sendable {
     private let templates: PageTemplates
     private let publicScheme: String
     private let commonHeaders: CommonHeaders
+    private let cache = RenderedPageCache()
 
     init(site: SiteConfiguration, publicDirectory: String, publicScheme: String, commonHeaders: CommonHeaders = .none) throws(PageSetupError) {
         self.site = site
@@ -22,10 +23,26 @@ final class SitePages: Sendable {
         templates = try PageTemplates.load(folder: publicDirectory + "/templates", siteID: site.id)
     }
 
-    /// The page for a routed request.
-    func response(for request: HTTPRequest, route: RouteResult) -> HTTPResponse {
+    /// The page for a request: from the cache when this site, host, language and target were
+    /// rendered before, else routed and rendered now (and kept).
+    func response(for request: HTTPRequest) -> HTTPResponse {
         let language = LanguageNegotiation.choose(request.headers["Accept-Language"], available: site.languages, defaultLanguage: site.defaultLanguage)
         let host = canonicalHost(for: request)
+        let key = RenderedPageCache.Key(site: site.id, host: host, language: language, target: request.target)
+        if let cached = cache.entry(for: key) {
+            return HTTPResponse(cached.response, annotation: cached.annotation)
+        }
+        let route = request.path.hasPrefix("/static/") ? .noRule : site.router.route(rawPath: request.rawPath, rawQuery: request.rawQuery)
+        let rendered = render(request, route: route, language: language, host: host)
+        guard let annotation = rendered.annotation as? HitAnnotation,
+            let prepared = try? PreparedResponse(status: rendered.status, headers: rendered.headers, body: rendered.body)
+        else { return rendered }
+        cache.store(RenderedPageCache.Entry(response: prepared, annotation: annotation), for: key)
+        return HTTPResponse(prepared, annotation: annotation)
+    }
+
+    /// Renders the page for a routed request.
+    private func render(_ request: HTTPRequest, route: RouteResult, language: String, host: String) -> HTTPResponse {
         switch route {
         case .page(let match):
             return render(status: 200, language: language, context: linkContext(match, request: request, language: language, host: host),
@@ -34,14 +51,13 @@ final class SitePages: Sendable {
             return render(status: 400, language: language, context: badLinkContext(rule, problem, language: language, host: host),
                           annotation: HitAnnotation(kind: .badLink, siteID: site.id, rule: rule.name))
         case .noRule:
-            return notFound(for: request)
+            return notFound(language: language, host: host)
         }
     }
 
     /// The 404 page: the app's name and the store, in the visitor's language.
-    func notFound(for request: HTTPRequest) -> HTTPResponse {
-        let language = LanguageNegotiation.choose(request.headers["Accept-Language"], available: site.languages, defaultLanguage: site.defaultLanguage)
-        var context = baseContext(language: language, host: canonicalHost(for: request))
+    private func notFound(language: String, host: String) -> HTTPResponse {
+        var context = baseContext(language: language, host: host)
         let app = ["app": site.app.name]
         let heading = strings.text("not_found_title", language)
         context["kind"] = "not-found"

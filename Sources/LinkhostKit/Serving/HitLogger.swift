@@ -19,6 +19,7 @@ final class HitLogger: Sendable {
     private let tracked: Set<String>
     private let sites: [String: SiteLogRules]
     private let logger: Logger
+    private let clientClasses = ClientClassCache()
 
     /// What the logger needs of a site: its secret names and the rules with secret path segments.
     private struct SiteLogRules: Sendable {
@@ -80,7 +81,7 @@ final class HitLogger: Sendable {
             durationMicroseconds: Int64(exchange.durationNanoseconds / 1000),
             referrer: request.headers["Referer"],
             userAgent: userAgent,
-            clientClass: ClientClassifier.classify(userAgent).rawValue,
+            clientClass: clientClasses.classify(userAgent).rawValue,
             clientAddress: settings.clientAddress.apply(to: request.clientAddress)
         )
         record.takeParameters(

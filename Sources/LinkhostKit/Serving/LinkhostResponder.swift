@@ -62,8 +62,7 @@ struct LinkhostResponder: HTTPResponder {
             if let file = staticFiles.response(for: path, ifNoneMatch: request.headers["If-None-Match"]) {
                 return HTTPResponse(file, annotation: HitAnnotation(kind: .staticFile, siteID: siteID))
             }
-            return site.pages.notFound(for: request)
         }
-        return site.pages.response(for: request, route: site.configuration.router.route(rawPath: request.rawPath, rawQuery: request.rawQuery))
+        return site.pages.response(for: request)
     }
 }
