@@ -1,0 +1,52 @@
+import Foundation
+import HTTPServer
+@testable import LinkhostKit
+import TestSupport
+import Testing
+
+@Suite("Rendered page cache")
+struct PageCacheTests {
+    @Test func aCachedPageIsByteForByteTheRenderedOneAndKeysDoNotMix() throws {
+        let shared = try SharedServer()
+        let first = try shared.get("/addfriend?code=TEST123", host: "rowhni.com", language: "de")
+        let again = try shared.get("/addfriend?code=TEST123", host: "rowhni.com", language: "de")
+        #expect(first.status == 200 && again.status == 200)
+        #expect(first.body == again.body)
+        #expect(first.header("Content-Language") == "de" && again.header("Content-Language") == "de")
+        // Another language, another target, another status: never served from the wrong entry.
+        let english = try shared.get("/addfriend?code=TEST123", host: "rowhni.com", language: "en")
+        #expect(english.header("Content-Language") == "en")
+        #expect(HTMLProbe(english.text).text(ofFirst: "h1") == "Friend invitation")
+        let other = try shared.get("/addfriend?code=OTHER99", host: "rowhni.com", language: "de")
+        #expect(HTMLProbe(other.text).attribute("href", ofElementWithID: "open-app") == "rowhni://addfriend?code=OTHER99")
+        let broken = try shared.get("/addfriend", host: "rowhni.com", language: "de")
+        #expect(broken.status == 400)
+        #expect(try shared.get("/addfriend", host: "rowhni.com", language: "de").status == 400)
+        // Both hosts of a site: links on the page point to the host asked for.
+        let archives = try shared.get("/showthread.php?threadid=1", host: "archives.somethingawful.com")
+        let forums = try shared.get("/showthread.php?threadid=1", host: "forums.somethingawful.com")
+        #expect(HTMLProbe(archives.text).meta("og:url") == "https://archives.somethingawful.com/showthread.php?threadid=1")
+        #expect(HTMLProbe(forums.text).meta("og:url") == "https://forums.somethingawful.com/showthread.php?threadid=1")
+    }
+
+    @Test func theCacheIsBoundedByEntriesAndBytes() throws {
+        let cache = RenderedPageCache(capacity: 10, byteLimit: 1_000_000)
+        let page = try PreparedResponse(status: 200, body: Array(repeating: 65, count: 100))
+        for index in 0..<100 {
+            cache.store(.init(response: page, annotation: HitAnnotation(kind: .fallback)), for: .init(site: "s", host: "h", language: "en", target: "/\(index)"))
+        }
+        #expect(cache.count <= 10)
+        // The newest are kept; an old one is gone.
+        #expect(cache.entry(for: .init(site: "s", host: "h", language: "en", target: "/99")) != nil)
+        #expect(cache.entry(for: .init(site: "s", host: "h", language: "en", target: "/0")) == nil)
+        let big = try PreparedResponse(status: 200, body: Array(repeating: 66, count: 400_000))
+        let small = RenderedPageCache(capacity: 1000, byteLimit: 1_000_000)
+        for index in 0..<10 {
+            small.store(.init(response: big, annotation: HitAnnotation(kind: .fallback)), for: .init(site: "s", host: "h", language: "en", target: "/\(index)"))
+        }
+        #expect(small.count <= 4, "at most the byte limit's worth of bodies is held")
+        let long = "/" + String(repeating: "x", count: RenderedPageCache.maximumTargetLength)
+        small.store(.init(response: page, annotation: HitAnnotation(kind: .fallback)), for: .init(site: "s", host: "h", language: "en", target: long))
+        #expect(small.entry(for: .init(site: "s", host: "h", language: "en", target: long)) == nil)
+    }
+}
