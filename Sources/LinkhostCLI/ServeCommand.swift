@@ -83,6 +83,9 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.server.tls?.port = tlsPort
         }
 
+        // Caught from here on: a signal that comes as soon as "listening" is printed still stops
+        // the server gracefully.
+        let signals = TerminationSignal.install()
         let server: LinkhostServer
         do {
             server = try LinkhostServer(configuration: configuration, logger: logger)
@@ -93,7 +96,7 @@ struct ServeCommand: AsyncParsableCommand {
         StandardOutput.write(StartupBanner(server: server).text)
         logger.info("serving", metadata: ["port": "\(server.port)", "sites": "\(configuration.sites.map(\.id).joined(separator: ","))"])
 
-        let received = await TerminationSignal.wait()
+        let received = await signals.wait()
         logger.info("stopping", metadata: ["signal": "\(received == SIGTERM ? "SIGTERM" : "SIGINT")"])
         let log = server.stop()
         let statistics = server.statistics

@@ -55,6 +55,17 @@ struct CommandLineTests {
         #expect(child.waitForExit(timeoutSeconds: 15) == 0)
     }
 
+    /// A supervisor may signal the moment it reads "listening": the handler must already be there.
+    @Test func aSignalTheMomentItListensStillStopsGracefully() throws {
+        for signal in [SIGTERM, SIGINT, SIGTERM] {
+            let child = try ChildProcess(ProjectPaths.linkhostBinary, ["serve", "--config", ProjectPaths.shippedConfig, "--host", "127.0.0.1", "--port", "0"])
+            #expect(child.waitForOutput(containing: "listening on http://"))
+            child.send(signal: signal)
+            #expect(child.waitForExit(timeoutSeconds: 15) == 0)
+            #expect(child.standardOutput.contains("linkhost stopped after"))
+        }
+    }
+
     @Test func aBadConfigStopsServeBeforeItListensAndNamesThePath() throws {
         let folder = try TemporaryDirectory()
         let original = try String(contentsOfFile: ProjectPaths.shippedConfig, encoding: .utf8)
