@@ -1,13 +1,14 @@
-/// Checks `<Application Identifier Prefix>.<Bundle Identifier>` strings such as `ABCDE12345.com.example.app`.
-enum AppIDFormat {
-    enum Verdict: Equatable {
+/// Checks `<Application Identifier Prefix>.<Bundle Identifier>` strings such as `ABCDE12345.com.example.app`;
+/// used by the validator and by the config check, so both accept the same app IDs.
+public enum AppIDFormat {
+    public enum Verdict: Equatable, Sendable {
         case valid
         /// Well formed, but the prefix is not ten characters (the seeds' placeholder `TEAMID`).
         case unusualTeamID(String)
         case malformed(String)
     }
 
-    static func check(_ appID: String) -> Verdict {
+    public static func check(_ appID: String) -> Verdict {
         guard let dot = appID.firstIndex(of: ".") else {
             return .malformed("\"\(appID)\" has no team prefix; an app ID is <team ID>.<bundle ID>")
         }

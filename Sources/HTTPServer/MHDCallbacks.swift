@@ -92,7 +92,6 @@ enum MHDCallbacks {
             if let declaredLength, declaredLength > server.configuration.maximumBodySize {
                 return respond(server, connection, context, method: method, version: version, override: payloadTooLarge(server))
             }
-            context.expectsBody = chunked || (declaredLength ?? 0) > 0
             // Answer on a later call, once libmicrohttpd has read the (possibly empty) body: a response
             // queued from this first call makes libmicrohttpd 0.9.75 close the connection, losing
             // keep-alive for every request.

@@ -6,7 +6,6 @@ final class RequestContext {
     let target: String
     var headStartedAt: UInt64 = 0
     var started = false
-    var expectsBody = false
     var body: [UInt8] = []
     var bodyTooLarge = false
     var request: HTTPRequest?

@@ -106,7 +106,7 @@ final class LogWriterEngine: Sendable {
             // writer for each request is the cost this pause exists to avoid. A stop is noticed after
             // the pause at the latest.
             if cycle.shouldCoalesce, !lock.withLock({ $0.stopRequested }) {
-                usleep(UInt32(WriterCycle.coalescingPause.components.attoseconds / 1_000_000_000_000))
+                usleep(WriterCycle.coalescingPauseMicroseconds)
             }
         }
         cycle.closeDatabase()

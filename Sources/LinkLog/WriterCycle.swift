@@ -64,7 +64,7 @@ struct WriterCycle {
     /// After writing a small batch, the writer waits this long before taking the next one, so that
     /// under steady load rows are committed a few hundred at a time instead of one transaction per
     /// request (a commit costs far more than a row). Rows become visible at most this much later.
-    static let coalescingPause: Duration = .milliseconds(10)
+    static let coalescingPauseMicroseconds: UInt32 = 10_000
     /// Batches at least this large are followed by no pause: the writer is busy anyway.
     static let coalescingBatchSize = 512
 

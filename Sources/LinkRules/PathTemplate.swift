@@ -77,14 +77,15 @@ public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
 
     /// The placeholder values (still percent-encoded) when `rawPath` matches, else `nil`.
     public func match(rawPath: String, caseSensitive: Bool = true) -> [String: String]? {
-        var path = Self.normalized(Array(rawPath.utf8))
+        let original = Self.normalized(Array(rawPath.utf8))
+        var path = original
         var pieces = self.pieces
         if !caseSensitive {
             path = path.map(Self.lowercased)
             pieces = pieces.map { if case .literal(let bytes) = $0 { .literal(bytes.map(Self.lowercased)) } else { $0 } }
         }
         var captures: [String: String] = [:]
-        guard Self.match(pieces[...], path[...], &captures, original: Self.normalized(Array(rawPath.utf8))) else { return nil }
+        guard Self.match(pieces[...], path[...], &captures, original: original) else { return nil }
         return captures
     }
 

@@ -1,3 +1,4 @@
+import AASAKit
 import Foundation
 import LinkLog
 import LinkRules
@@ -334,7 +335,8 @@ private struct ConfigurationReader {
         var appIDs: [String] = []
         if let entries = reader.strings("appIDs", required: true, nonEmpty: true, fix: "list the app's IDs as \"<Team ID>.<bundle ID>\", e.g. [\"ABCDE12345.com.example.app\"]") {
             for entry in entries {
-                if let problem = AppIdentifier.problem(with: entry.text) {
+                // A team prefix that is not ten characters (the seeds' TEAMID) is only a warning, for `check`.
+                if case .malformed(let problem) = AppIDFormat.check(entry.text) {
                     reader.problems.add(entry.path, problem, fix: "write \"<Team ID>.<bundle ID>\", e.g. \"ABCDE12345.com.example.app\" (the Team ID is on developer.apple.com › Membership)")
                 } else {
                     appIDs.append(entry.text)

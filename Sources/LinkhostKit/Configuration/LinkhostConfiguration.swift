@@ -1,3 +1,4 @@
+import AASAKit
 import LinkLog
 import LinkRules
 import OrderedJSON
@@ -227,7 +228,7 @@ public struct AASAPolicy: Sendable, Equatable {
 /// An AASA file ready to serve: its exact bytes and where they came from.
 public struct AASAFile: Sendable {
     /// Largest uncompressed file iOS accepts (iOS 9.3.1 and later; swcd caps its buffer at 0x20000).
-    public static let maximumSize = 131_072
+    public static let maximumSize = AASAValidator.maximumFileSize
 
     public var bytes: [UInt8]
     /// The parsed document (for tools that inspect it).

@@ -4,17 +4,25 @@ import OrderedJSON
 import Synchronization
 
 /// Builds the `/healthz` JSON: whether the server is serving, for how long, what it serves, and
-/// the HTTP counters. Other parts (the request log) add their own sections through `addSection`.
+/// the HTTP counters and the hit log's writer.
 final class HealthReporter: Sendable {
     private let startedAt = ContinuousClock.now
-    private let sites: [SiteConfiguration]
+    /// The `sites` section: fixed while the server runs, so built once (the AASA tags hash the files).
+    private let sitesSection: JSONValue
     private let statisticsSource = Mutex<(@Sendable () -> HTTPServerStatistics)?>(nil)
     private let draining = Atomic<Bool>(false)
     private let logSource = Mutex<(@Sendable () -> LogWriterStatus)?>(nil)
     private let logNotes = Mutex<[String]>([])
 
     init(sites: [SiteConfiguration]) {
-        self.sites = sites
+        sitesSection = .array(sites.map { site in
+            .object([
+                JSONMember("id", .string(site.id)),
+                JSONMember("hosts", .array(site.hosts.map { .string($0) })),
+                JSONMember("aasaBytes", .number(JSONNumber(site.aasa.bytes.count))),
+                JSONMember("aasaETag", .string(EntityTag.strong(for: site.aasa.bytes))),
+            ])
+        })
     }
 
     func attach(statistics: @escaping @Sendable () -> HTTPServerStatistics) {
@@ -39,14 +47,7 @@ final class HealthReporter: Sendable {
             JSONMember("status", .string(state)),
             JSONMember("version", .string(LinkhostVersion.current)),
             JSONMember("uptimeSeconds", .number(JSONNumber(Int(elapsed.components.seconds)))),
-            JSONMember("sites", .array(sites.map { site in
-                .object([
-                    JSONMember("id", .string(site.id)),
-                    JSONMember("hosts", .array(site.hosts.map { .string($0) })),
-                    JSONMember("aasaBytes", .number(JSONNumber(site.aasa.bytes.count))),
-                    JSONMember("aasaETag", .string(EntityTag.strong(for: site.aasa.bytes))),
-                ])
-            })),
+            JSONMember("sites", sitesSection),
         ]
         if let statistics {
             members.append(JSONMember("http", .object([

@@ -18,7 +18,6 @@ final class HitLogger: Sendable {
     private let settings: LogSettings
     private let tracked: Set<String>
     private let sites: [String: SiteLogRules]
-    private let logger: Logger
     private let clientClasses = ClientClassCache()
 
     /// What the logger needs of a site: its secret names and the rules with secret path segments.
@@ -29,7 +28,6 @@ final class HitLogger: Sendable {
 
     init(settings: LogSettings, sites: [SiteConfiguration], logger: Logger) throws {
         self.settings = settings
-        self.logger = logger
         tracked = Set(settings.trackedParameters)
         var rules: [String: SiteLogRules] = [:]
         for site in sites {

@@ -11,7 +11,8 @@ public final class LinkhostServer: Sendable {
     /// The HTTPS listener (`server.tls`), when configured.
     private let https: HTTPServer?
     private let health: HealthReporter
-    private let logger: Logger
+    /// Every listener that runs, for counters and health.
+    private let listeners: [HTTPServer]
     /// The plain-HTTP responder in redirect mode, told the HTTPS port once it is bound.
     private let redirect: LateRedirect?
     /// The hit log (absent when `log.enabled` is false).
@@ -20,7 +21,6 @@ public final class LinkhostServer: Sendable {
     /// Prepares every site's responses. Throws if a page file or a prepared response is unusable.
     public init(configuration: LinkhostConfiguration, logger: Logger = Logger(label: "linkhost")) throws {
         self.configuration = configuration
-        self.logger = logger
         let settings = configuration.server
         let commonHeaders = CommonHeaders(settings: settings)
         let health = HealthReporter(sites: configuration.sites)
@@ -82,6 +82,7 @@ public final class LinkhostServer: Sendable {
             http = HTTPServer(configuration: base, logger: httpLogger, responder: responder, completionObserver: observer)
         }
         let listeners = [http, https].compactMap { $0 }
+        self.listeners = listeners
         health.attach { listeners.map(\.statistics).reduce(.zero, +) }
         self.health = health
     }
@@ -108,7 +109,7 @@ public final class LinkhostServer: Sendable {
 
     /// HTTP counters of all listeners together.
     public var statistics: HTTPServerStatistics {
-        [http, https].compactMap { $0 }.map(\.statistics).reduce(.zero, +)
+        listeners.map(\.statistics).reduce(.zero, +)
     }
 
     /// Stops accepting, finishes requests in flight, closes everything, then writes every queued

@@ -33,9 +33,4 @@ public struct SiteDirectory<Site: Sendable>: Sendable {
         }
         return fallback
     }
-
-    /// Whether `host` is one the configuration names (not reached only through the fallback).
-    public func isKnown(_ host: String) -> Bool {
-        exact[host] != nil || wildcards.contains { host.hasSuffix($0.suffix) && host.count > $0.suffix.count }
-    }
 }
