@@ -99,7 +99,7 @@ let package = Package(
         .target(name: "TestSupport", swiftSettings: strictness),
         .testTarget(
             name: "HTTPServerTests",
-            dependencies: ["HTTPServer", "TestSupport"],
+            dependencies: ["HTTPServer", "TestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -13,7 +13,11 @@ import Darwin
 ///
 /// Lifecycle: `start()` binds and begins serving (the bound port is then in `port`); `stop()` stops
 /// accepting, lets requests in flight finish (up to the grace period) and closes everything. Both
-/// may be called from any thread; `stop()` is idempotent and also runs when the server is released.
+/// may be called from any thread, and `stop()` is idempotent.
+///
+/// A started server keeps itself alive until `stop()`: libmicrohttpd's threads hold a pointer to it,
+/// so dropping the last Swift reference does not stop it (and must not free it). After `stop()`
+/// nothing refers to it from C any more and it is released like any other object.
 public final class HTTPServer: Sendable {
     public let configuration: HTTPServerConfiguration
     let responder: any HTTPResponder
@@ -48,10 +52,6 @@ public final class HTTPServer: Sendable {
         self.completionObserver = completionObserver
     }
 
-    deinit {
-        stop()
-    }
-
     /// The port the server listens on (the real one when configured with port 0); 0 before `start()`.
     public var port: Int { boundPort.load(ordering: .acquiring) }
 
@@ -83,12 +83,27 @@ public final class HTTPServer: Sendable {
             signal(SIGPIPE, SIG_IGN)
             FileDescriptorLimit.raiseSoftLimitToHard()
             let socket = try ListeningSocket.open(address: configuration.address, port: configuration.port, backlog: configuration.listenBacklog)
+            // libmicrohttpd gets a duplicate of the socket, never the one we opened: on some failure
+            // paths it closes the socket it was given and on others it does not, so closing ours
+            // after a failure could close a descriptor number another thread has reused meanwhile.
+            // With a duplicate, ours is always ours to close, and `closeIfStillOurs` tells whether
+            // the duplicate still needs closing.
+            let handedOver = fcntl(socket.descriptor, F_DUPFD_CLOEXEC, 0)
+            guard handedOver >= 0 else {
+                close(socket.descriptor)
+                throw .cannotStart("duplicating the listening socket failed: \(String(cString: strerror(errno)))")
+            }
+            let failedStart = { (tlsStrings: [UnsafeMutablePointer<CChar>]) in
+                ListeningSocket.closeIfStillOurs(handedOver, original: socket.descriptor)
+                close(socket.descriptor)
+                tlsStrings.forEach { free($0) }
+            }
             let retained = Unmanaged.passRetained(self)
             let context = retained.toOpaque()
             var options: [MHD_OptionItem] = [
                 // The logger goes first so libmicrohttpd reports problems with later options through it.
                 linkhost_mhd_option(MHD_OPTION.EXTERNAL_LOGGER, unsafeBitCast(MHDCallbacks.log, to: Int.self), context),
-                linkhost_mhd_option(MHD_OPTION.LISTEN_SOCKET, Int(socket.descriptor), nil),
+                linkhost_mhd_option(MHD_OPTION.LISTEN_SOCKET, Int(handedOver), nil),
                 linkhost_mhd_option(MHD_OPTION.CONNECTION_LIMIT, configuration.connectionLimit, nil),
                 linkhost_mhd_option(MHD_OPTION.PER_IP_CONNECTION_LIMIT, configuration.perAddressConnectionLimit, nil),
                 linkhost_mhd_option(MHD_OPTION.CONNECTION_TIMEOUT, configuration.connectionTimeoutSeconds, nil),
@@ -102,7 +117,7 @@ public final class HTTPServer: Sendable {
             if let tls = configuration.tls {
                 guard MHD_is_feature_supported(MHD_FEATURE.FEATURE_TLS) == MHD_Result.YES else {
                     retained.release()
-                    close(socket.descriptor)
+                    failedStart([])
                     throw .cannotStart("this libmicrohttpd was built without TLS support")
                 }
                 tlsStrings = [strdup(tls.certificateChainPEM), strdup(tls.privateKeyPEM), strdup(TLSCredentials.priorities)]
@@ -122,12 +137,13 @@ public final class HTTPServer: Sendable {
             }
             guard let daemon else {
                 retained.release()
-                close(socket.descriptor)
-                tlsStrings.forEach { free($0) }
+                failedStart(tlsStrings)
                 throw .cannotStart(configuration.tls == nil
                     ? "libmicrohttpd refused the options (see the log above for its reason)"
                     : "libmicrohttpd could not use the TLS certificate and key (are they PEM, and does the key belong to the certificate?)")
             }
+            // The daemon owns the duplicate now; our own descriptor is no longer needed.
+            close(socket.descriptor)
             boundPort.store(socket.port, ordering: .releasing)
             state = .running(daemon: daemon, retainedSelf: retained, tlsStrings: tlsStrings)
         }
@@ -145,8 +161,10 @@ public final class HTTPServer: Sendable {
             return (daemon, retained, tlsStrings)
         }
         guard let (daemon, retained, tlsStrings) = running else { return }
+        // Quiescing hands the listening socket back to us, but libmicrohttpd's threads may still
+        // hold its number until `MHD_stop_daemon` returns (its header says so): close it only then,
+        // or the number can be reused elsewhere while a worker still polls it.
         let listener = MHD_quiesce_daemon(daemon)
-        if listener >= 0 { close(listener) }
         let deadline = MonotonicClock.now() + UInt64(configuration.shutdownGraceSeconds * 1_000_000_000)
         while inFlight.load(ordering: .acquiring) > 0, MonotonicClock.now() < deadline {
             usleep(2_000)
@@ -156,6 +174,7 @@ public final class HTTPServer: Sendable {
             logger.warning("closing \(unfinished) request(s) still in flight after the \(configuration.shutdownGraceSeconds)s grace period")
         }
         MHD_stop_daemon(daemon)
+        if listener >= 0 { close(listener) }
         tlsStrings.forEach { free($0) }
         // MHD has run every completion callback by now; nothing refers to `self` through C any more.
         retained.release()

@@ -67,6 +67,18 @@ struct ListeningSocket {
         return ListeningSocket(descriptor: descriptor, port: boundPort(of: descriptor) ?? port)
     }
 
+    /// Closes `duplicate` if it still refers to the same socket as `original` (a socket has its own
+    /// inode, so equal device and inode numbers mean the number was not closed and reused); leaves
+    /// it alone otherwise. `original` must still be open.
+    static func closeIfStillOurs(_ duplicate: Int32, original: Int32) {
+        var ours = stat()
+        var candidate = stat()
+        guard fstat(original, &ours) == 0, fstat(duplicate, &candidate) == 0 else { return }
+        if ours.st_dev == candidate.st_dev, ours.st_ino == candidate.st_ino {
+            close(duplicate)
+        }
+    }
+
     private static func boundPort(of descriptor: Int32) -> Int? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)

@@ -50,11 +50,7 @@ public final class RawHTTPClient {
         var ipv6 = in6_addr()
         let isIPv6 = inet_pton(AF_INET, host, &ipv4) != 1
         if isIPv6, inet_pton(AF_INET6, host, &ipv6) != 1 { throw ClientError.connect("bad address \(host)") }
-        #if canImport(Glibc)
-        let streamType = Int32(SOCK_STREAM.rawValue)
-        #else
-        let streamType = SOCK_STREAM
-        #endif
+        let streamType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         descriptor = socket(isIPv6 ? AF_INET6 : AF_INET, streamType, 0)
         guard descriptor >= 0 else { throw ClientError.connect("socket: \(String(cString: strerror(errno)))") }
         var timeout = timeval(tv_sec: Int(timeoutSeconds), tv_usec: Int((timeoutSeconds - timeoutSeconds.rounded(.down)) * 1_000_000))
@@ -68,7 +64,6 @@ public final class RawHTTPClient {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
             guard bound == 0 else {
-                close(descriptor)
                 throw ClientError.connect("bind \(sourceAddress): \(String(cString: strerror(errno)))")
             }
         }
@@ -91,13 +86,16 @@ public final class RawHTTPClient {
             }
         }
         guard result == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(descriptor)
-            throw ClientError.connect(reason)
+            throw ClientError.connect(String(cString: strerror(errno)))
         }
     }
 
-    deinit { close(descriptor) }
+    // The only place the socket is closed. An initializer that throws after `descriptor` is set
+    // still runs deinit (every stored property is initialized), so it must not close it itself:
+    // that was a double close, which could close a descriptor number another thread had reused.
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
 
     /// Sends raw bytes.
     public func send(_ text: String) throws { try send(Array(text.utf8)) }
