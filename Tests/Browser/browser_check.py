@@ -9,6 +9,7 @@ the stylesheet applied. Saves a mobile and a desktop screenshot and checks they 
 Prints one JSON object; exits non-zero if any check failed.
 """
 import argparse
+import shutil
 import base64
 import json
 import struct
@@ -87,7 +88,7 @@ def png_is_blank(data):
 
 def make_driver(port, mobile):
     options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
+    options.binary_location = shutil.which("chromium")
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      "--host-resolver-rules=MAP rowhni.com 127.0.0.1:%d, MAP forums.somethingawful.com 127.0.0.1:%d" % (port, port),
                      "--lang=de-DE"]:
@@ -98,7 +99,7 @@ def make_driver(port, mobile):
     else:
         options.add_argument("--window-size=1280,800")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
 
 
 def check_page(driver, name, url, kind, expected_open):

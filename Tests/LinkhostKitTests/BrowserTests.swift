@@ -12,12 +12,14 @@ struct BrowserTests {
     @Test func pagesRenderSafelyWithWorkingButtonsAndNonBlankScreenshots() throws {
         let python = ProjectPaths.root + "/.build-venv/bin/python"
         #expect(FileManager.default.isExecutableFile(atPath: python), "run scripts/test (it makes .build-venv with Selenium)")
-        #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"), "scripts/test installs Debian's chromium")
-        #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"), "scripts/test installs Debian's chromium-driver")
+        #expect(Tool.find("chromium") != nil, "scripts/test installs Debian's chromium")
+        #expect(Tool.find("chromedriver") != nil, "scripts/test installs Debian's chromium-driver")
 
         let server = try startedServer(try shippedConfiguration())
         defer { server.stop() }
-        let screenshots = ProjectPaths.root + "/.build/screenshots"
+        // Screenshots go to a temporary folder, or to LINKHOST_TEST_ARTIFACTS when set (to look at them).
+        let folder = try TemporaryDirectory("linkhost-screenshots")
+        let screenshots = ProcessInfo.processInfo.environment["LINKHOST_TEST_ARTIFACTS"] ?? folder.path
         try FileManager.default.createDirectory(atPath: screenshots, withIntermediateDirectories: true)
         let result = try ChildProcess.run(python, [ProjectPaths.root + "/Tests/Browser/browser_check.py", "--port", "\(server.port)", "--out", screenshots], timeoutSeconds: 240)
         #expect(result.status == 0, "\(result.output)\n\(result.error)")

@@ -28,17 +28,17 @@ struct CommandLineTests {
         #expect(port > 0)
         // The issue's own acceptance check, with real curl.
         for path in ["/.well-known/apple-app-site-association", "/apple-app-site-association"] {
-            let head = try ChildProcess.run("/usr/bin/curl", ["-sI", "-H", "Host: forums.somethingawful.com", "http://127.0.0.1:\(port)\(path)"])
+            let head = try ChildProcess.run("curl", ["-sI", "-H", "Host: forums.somethingawful.com", "http://127.0.0.1:\(port)\(path)"])
             #expect(head.output.hasPrefix("HTTP/1.1 200"), "\(head.output)")
             #expect(head.output.lowercased().contains("content-type: application/json\r\n"))
             #expect(!head.output.lowercased().contains("location:"))
         }
-        let bot = try ChildProcess.run("/usr/bin/curl", ["-s", "-A", "AASA-Bot/1.0.0", "-H", "Host: rowhni.com", "http://127.0.0.1:\(port)/.well-known/apple-app-site-association"])
+        let bot = try ChildProcess.run("curl", ["-s", "-A", "AASA-Bot/1.0.0", "-H", "Host: rowhni.com", "http://127.0.0.1:\(port)/.well-known/apple-app-site-association"])
         let printed = try ChildProcess.run(ProjectPaths.linkhostBinary, ["aasa", "--host", "rowhni.com", "--config", ProjectPaths.shippedConfig])
         #expect(printed.status == 0)
         #expect(bot.output == printed.output)
         #expect(bot.output.contains("\"/\": \"/addfriend\""))
-        let validated = try ChildProcess.run("/usr/bin/env", ["python3", "-c", "import json,sys; json.load(open(sys.argv[1]))", ProjectPaths.shippedConfig])
+        let validated = try ChildProcess.run("env", ["python3", "-c", "import json,sys; json.load(open(sys.argv[1]))", ProjectPaths.shippedConfig])
         #expect(validated.status == 0)
 
         child.send(signal: SIGTERM)

@@ -11,10 +11,12 @@ import Testing
 struct ContainerTests {
     static let tag = "linkhost:test"
 
-    /// `../shared/tools/container-check` next to the repository (the workplace's stand-in for Docker).
+    /// `container-check`, a stand-in for Docker on machines without a Docker engine (it builds the
+    /// Dockerfile with podman and runs the image under chroot; it installs podman, debootstrap and
+    /// jq when missing). It is looked for only beside the repository, in `../shared/tools/`.
     static var tool: String? {
-        let candidates = [ProjectPaths.root + "/../shared/tools/container-check", "/work/shared/tools/container-check"]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+        let candidate = ProjectPaths.root + "/../shared/tools/container-check"
+        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
     }
 
     @Test func theImageBuildsAndServesTheAASAAndPagesAndLogsIntoTheMountedData() throws {
@@ -36,25 +38,25 @@ struct ContainerTests {
         let arguments = ["serve", "--config", "/srv/linkhost/config.json", "--log-db", "/data/linkhost.sqlite", "--port", "\(port)"]
         let container = try ChildProcess(tool, ["run", "-v", "\(data.path):/data", Self.tag] + arguments)
         defer {
-            Self.stopServer(port: port)
+            Self.stopServer(in: container)
             _ = container.waitForExit(timeoutSeconds: 30)
         }
         #expect(container.waitForOutput(containing: "listening on http://", timeoutSeconds: 60), "\(container.standardError)")
 
         for host in ["rowhni.com", "forums.somethingawful.com"] {
-            let head = try ChildProcess.run("/usr/bin/curl", ["-sI", "-H", "Host: \(host)", "http://127.0.0.1:\(port)/.well-known/apple-app-site-association"])
+            let head = try ChildProcess.run("curl", ["-sI", "-H", "Host: \(host)", "http://127.0.0.1:\(port)/.well-known/apple-app-site-association"])
             #expect(head.output.hasPrefix("HTTP/1.1 200"), "\(head.output)")
             #expect(head.output.lowercased().contains("content-type: application/json\r\n"))
         }
-        let invite = try ChildProcess.run("/usr/bin/curl", ["-s", "-H", "Host: rowhni.com", "http://127.0.0.1:\(port)/addfriend?code=TEST123&utm_source=container"])
+        let invite = try ChildProcess.run("curl", ["-s", "-H", "Host: rowhni.com", "http://127.0.0.1:\(port)/addfriend?code=TEST123&utm_source=container"])
         #expect(HTMLProbe(invite.output).attribute("href", ofElementWithID: "open-app") == "rowhni://addfriend?code=TEST123")
-        let thread = try ChildProcess.run("/usr/bin/curl", ["-s", "-H", "Host: forums.somethingawful.com", "http://127.0.0.1:\(port)/showthread.php?threadid=456"])
+        let thread = try ChildProcess.run("curl", ["-s", "-H", "Host: forums.somethingawful.com", "http://127.0.0.1:\(port)/showthread.php?threadid=456"])
         #expect(HTMLProbe(thread.output).attribute("href", ofElementWithID: "open-app") == "awful://threads/456")
         // The image's HEALTHCHECK command, run inside the image.
         let probe = try ChildProcess.run(tool, ["run", Self.tag, "probe", "http://127.0.0.1:\(port)/healthz"], timeoutSeconds: 60)
         #expect(probe.status == 0, "\(probe.error)")
 
-        Self.stopServer(port: port)
+        Self.stopServer(in: container)
         #expect(container.waitForExit(timeoutSeconds: 30) == 0, "\(container.standardError)")
         #expect(container.standardOutput.contains("rows written to /data/linkhost.sqlite, 0 dropped"))
         let files = try FileManager.default.contentsOfDirectory(atPath: data.path)
@@ -63,8 +65,11 @@ struct ContainerTests {
         #expect(try JSONParser().parse(rows.output).arrayElements?.count == 1)
     }
 
-    /// SIGTERM to the server inside the image (container-check runs it under chroot as a child).
-    static func stopServer(port: Int) {
-        _ = try? ChildProcess.run("/usr/bin/pkill", ["-TERM", "-f", "linkhost serve --config /srv/linkhost/config.json --log-db /data/linkhost.sqlite --port \(port)"])
+    /// SIGTERM to the server inside the image: container-check runs the image's program under
+    /// chroot as its one direct child, so that child's process id is the server's.
+    static func stopServer(in container: ChildProcess) {
+        for child in ProcessTable.children(of: container.processIdentifier) {
+            kill(child, SIGTERM)
+        }
     }
 }
