@@ -14,14 +14,27 @@ public final class PreparedResponse: @unchecked Sendable {
 
     /// Copies `body` into a new libmicrohttpd response carrying `headers`.
     /// Header names or values with CR, LF or NUL are refused rather than sent (response splitting).
-    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) throws(HTTPServerError) {
+    public convenience init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) throws(HTTPServerError) {
+        try self.init(status: status, headers: headers, body: body, handleBody: body)
+    }
+
+    /// The 304 twin of this response, carrying `headers` (ETag, Cache-Control ...).
+    ///
+    /// RFC 9110 §8.6 allows a 304 to carry Content-Length only with the length the 200 would have
+    /// had. libmicrohttpd always writes one for a 304, from the handle's body size, and never sends
+    /// a 304's body: so the handle holds the 200's bytes, and `body` (what goes out) stays empty.
+    public func notModified(headers: HTTPHeaders) throws(HTTPServerError) -> PreparedResponse {
+        try PreparedResponse(status: 304, headers: headers, body: [], handleBody: body)
+    }
+
+    private init(status: Int, headers: HTTPHeaders, body: [UInt8], handleBody: [UInt8]) throws(HTTPServerError) {
         guard (100...599).contains(status) else {
             throw HTTPServerError.invalidResponse("status \(status) is outside 100...599")
         }
         for field in headers where !HeaderFieldRules.isValid(name: field.name, value: field.value) {
             throw HTTPServerError.invalidResponse("header field \(field.name) has characters not allowed in HTTP")
         }
-        guard let handle = ResponseBuilder.makeHandle(body: body, headers: headers) else {
+        guard let handle = ResponseBuilder.makeHandle(body: handleBody, headers: headers) else {
             throw HTTPServerError.invalidResponse("libmicrohttpd could not build the response")
         }
         self.status = status

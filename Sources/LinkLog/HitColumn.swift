@@ -23,10 +23,24 @@ public enum HitColumn: String, Sendable, CaseIterable {
     case clientClass = "client_class"
     case clientAddress = "client_addr"
 
-    /// A selection that reads well in a terminal table.
+    /// A selection that reads well in a 120-column terminal: the site rather than the host and the
+    /// client class rather than the user agent (both long), which JSON and CSV output carry in full.
     public static let tableDefault: [HitColumn] = [
-        .time, .host, .kind, .rule, .status, .path, .utmSource, .utmCampaign, .clientClass, .userAgent,
+        .time, .site, .kind, .rule, .status, .path, .utmSource, .utmCampaign, .clientClass,
     ]
+
+    /// How early a table narrows this column: free text first, then the path and campaign fields,
+    /// then rules and hosts, then the short fixed vocabularies (site, kind, client class); numbers and
+    /// times last.
+    public var giveWay: ResultTable.GiveWay {
+        switch self {
+        case .userAgent, .referrer, .params: .first
+        case .path, .utmSource, .utmMedium, .utmCampaign, .utmTerm, .utmContent, .clientAddress: .normal
+        case .host, .rule: .late
+        case .site, .method, .kind, .clientClass: .last
+        case .id, .time, .timestampMilliseconds, .status, .durationMicroseconds: .never
+        }
+    }
 
     /// Whether the column holds integers (right-aligned in tables, bare numbers in JSON).
     public var isNumeric: Bool {

@@ -1,18 +1,27 @@
 /// A query result ready for output: named columns, and rows of optional text (`nil` is NULL).
 /// Every formatter works from this one shape.
 public struct ResultTable: Sendable, Equatable {
-    /// A column: its name, whether its values are integers, and whether a table may cut its cells
-    /// early to fit a width (numbers and timestamps are worthless cut, so they give way last).
+    /// A column: its name, whether its values are integers, and how early a table may cut its
+    /// cells to fit a width.
     public struct Column: Sendable, Equatable {
         public var name: String
         public var isNumeric: Bool
-        public var isTruncatable: Bool
+        public var giveWay: GiveWay
 
-        public init(name: String, isNumeric: Bool = false, isTruncatable: Bool? = nil) {
+        public init(name: String, isNumeric: Bool = false, giveWay: GiveWay? = nil) {
             self.name = name
             self.isNumeric = isNumeric
-            self.isTruncatable = isTruncatable ?? !isNumeric
+            self.giveWay = giveWay ?? (isNumeric ? .never : .normal)
         }
+    }
+
+    /// The order in which columns are narrowed when a table is too wide: every `first` column
+    /// down to its header before any `normal` one, then `late`, then `last`. `never` columns (numbers, timestamps:
+    /// worthless cut) shrink only when nothing else is left.
+    public enum GiveWay: Int, Sendable, Comparable, CaseIterable {
+        case first, normal, late, last, never
+
+        public static func < (left: GiveWay, right: GiveWay) -> Bool { left.rawValue < right.rawValue }
     }
 
     /// The columns, in output order.
@@ -28,7 +37,7 @@ public struct ResultTable: Sendable, Equatable {
 
     /// Hits with the chosen columns (all of them by default).
     public init(hits: [LogRow], columns: [HitColumn] = HitColumn.allCases) {
-        self.columns = columns.map { Column(name: $0.rawValue, isNumeric: $0.isNumeric, isTruncatable: $0 != .time && !$0.isNumeric) }
+        self.columns = columns.map { Column(name: $0.rawValue, isNumeric: $0.isNumeric, giveWay: $0.giveWay) }
         self.rows = hits.map { row in columns.map { $0.value(in: row) } }
     }
 

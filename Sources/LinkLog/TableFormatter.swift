@@ -5,10 +5,11 @@
 ///     addfriend     3
 ///
 /// Two spaces between columns, numbers right-aligned, no trailing spaces, a newline after each line.
-/// When the table is wider than `width`, the widest columns are narrowed first (long user agents
-/// before short kinds), cells cut with `…`. Headers are cut, and numbers and timestamps narrowed,
-/// only when nothing else is left to narrow; every line fits unless `width` is below one character
-/// per column plus the gaps.
+/// When the table is wider than `width`, columns are narrowed in the order of their `giveWay`
+/// (free text such as user agents first, short identifying fields such as kinds late), the widest
+/// first within a class, down to their header's width; cells are cut with `…`. Headers are cut, and
+/// numbers and timestamps narrowed, only when nothing else is left to narrow; every line fits unless
+/// `width` is below one character per column plus the gaps.
 /// Control characters in cells (a hostile user agent could carry terminal escapes) print as `�`.
 /// Widths count characters, so wide East Asian characters may overhang.
 public struct TableFormatter: Sendable {
@@ -35,7 +36,7 @@ public struct TableFormatter: Sendable {
         for row in cells {
             for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
         }
-        if let width { narrow(&widths, toFit: width, headers: headers, truncatable: table.columns.map(\.isTruncatable)) }
+        if let width { narrow(&widths, toFit: width, headers: headers, giveWay: table.columns.map(\.giveWay)) }
 
         var lines: [String] = []
         lines.append(line(headers, widths: widths, numeric: table.columns.map(\.isNumeric)))
@@ -46,21 +47,20 @@ public struct TableFormatter: Sendable {
         return lines.map { $0 + "\n" }.joined()
     }
 
-    /// Shrinks the widest column one character at a time until the line fits, in ever more drastic
-    /// steps: truncatable columns down to their headers; then to `minimumColumnWidth`; then every
-    /// column to that; then every column to a single character.
-    private func narrow(_ widths: inout [Int], toFit width: Int, headers: [String], truncatable: [Bool]) {
+    /// Shrinks columns one character at a time until the line fits, in ever more drastic steps: each
+    /// give-way class in turn (widest column first) down to its header; then those same columns to
+    /// `minimumColumnWidth`; then every column to that; then every column to a single character.
+    private func narrow(_ widths: inout [Int], toFit width: Int, headers: [String], giveWay: [ResultTable.GiveWay]) {
         let separators = 2 * (widths.count - 1)
-        let steps: [(allColumns: Bool, floor: (Int) -> Int)] = [
-            (false, { max(headers[$0].count, Self.minimumColumnWidth) }),
-            (false, { _ in Self.minimumColumnWidth }),
-            (true, { _ in Self.minimumColumnWidth }),
-            (true, { _ in 1 }),
-        ]
+        var steps: [(columns: (Int) -> Bool, floor: (Int) -> Int)] = []
+        for level in ResultTable.GiveWay.allCases where level != .never {
+            steps.append(({ giveWay[$0] <= level }, { max(headers[$0].count, Self.minimumColumnWidth) }))
+        }
+        steps.append(({ giveWay[$0] != .never }, { _ in Self.minimumColumnWidth }))
+        steps.append(({ _ in true }, { _ in Self.minimumColumnWidth }))
+        steps.append(({ _ in true }, { _ in 1 }))
         for step in steps {
-            let floors = widths.indices.map { column in
-                step.allColumns || truncatable[column] ? min(widths[column], step.floor(column)) : widths[column]
-            }
+            let floors = widths.indices.map { column in step.columns(column) ? min(widths[column], step.floor(column)) : widths[column] }
             while widths.reduce(separators, +) > width {
                 guard let widest = widths.indices.filter({ widths[$0] > floors[$0] }).max(by: { widths[$0] < widths[$1] }) else { break }
                 widths[widest] -= 1

@@ -59,7 +59,7 @@ struct LinkCommand: ParsableCommand {
             return try rule.link(values: values, extraQuery: utm)
         } catch {
             let accepted = rule.parameters.compactMap { parameter in parameter.type.map { "\(parameter.name) (\($0.rawValue))" } }
-            throw CLIFailure.unusableInput("cannot build a \(rule.name) link: \(error); parameters: \(accepted.joined(separator: ", "))")
+            throw CLIFailure.unusableInput("cannot build a link for rule \(rule.name): \(error); parameters: \(accepted.joined(separator: ", "))")
         }
     }
 

@@ -49,8 +49,8 @@ struct LogQueryOptions: ParsableArguments {
 
     func validate() throws {
         if db != nil && config != nil { throw ValidationError("give --db PATH or --config PATH, not both") }
-        if let kind, !HitKind.allCases.map(\.rawValue).contains(kind) && kind != "rejected" {
-            throw ValidationError("--kind \(kind) is not a kind; allowed: \((HitKind.allCases.map(\.rawValue) + ["rejected"]).joined(separator: ", "))")
+        if let kind, !HitKind.allCases.map(\.rawValue).contains(kind) {
+            throw ValidationError("--kind \(kind) is not a kind; allowed: \(HitKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if let client, ClientClass(rawValue: client) == nil {
             throw ValidationError("--client \(client) is not a client class; allowed: \(ClientClass.allCases.map(\.rawValue).joined(separator: ", "))")

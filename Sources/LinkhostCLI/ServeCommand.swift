@@ -101,9 +101,10 @@ struct ServeCommand: AsyncParsableCommand {
         let log = server.stop()
         let statistics = server.statistics
         logger.info("stopped", metadata: ["responsesSent": "\(statistics.responsesSent)", "cutShort": "\(statistics.exchangesCutShort)"])
-        var summary = "linkhost stopped after \(statistics.responsesSent) responses"
+        let count = statistics.responsesSent
+        var summary = "linkhost stopped after \(count) \(count == 1 ? "response" : "responses")"
         if let log {
-            summary += "; log: \(log.written) rows written to \(log.databasePath), \(log.dropped) dropped, \(log.abandonedAtStop) not written"
+            summary += "; log: \(log.written) \(log.written == 1 ? "row" : "rows") written to \(log.databasePath), \(log.dropped) dropped, \(log.abandonedAtStop) not written"
             if let error = log.lastError, !log.isHealthy { summary += " (database failing: \(error))" }
         }
         StandardOutput.write(summary + "\n")

@@ -63,9 +63,12 @@ struct OutputFormatTests {
     func tableFitsWidth(width: Int) throws {
         let fixture = try LogFixture()
         let userAgent = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+        let longPath = "/showthread.php?threadid=456&pagenumber=2&userid=7&noseen=1&utm_source=newsletter&utm_campaign=spring-launch-2026"
         try fixture.write([
-            Sample.record(utmSource: "newsletter", utmCampaign: "spring-launch-2026", userAgent: userAgent, clientClass: "ios"),
-            Sample.record(kind: "aasa", rule: nil, userAgent: "AASA-Bot/1.0.0", clientClass: "aasa-bot"),
+            Sample.record(
+                site: "awful", host: "forums.somethingawful.com", path: longPath, rule: "threadPageSingleUser",
+                utmSource: "newsletter", utmCampaign: "spring-launch-2026", userAgent: userAgent, clientClass: "ios"),
+            Sample.record(kind: "method_not_allowed", rule: nil, userAgent: "AASA-Bot/1.0.0", clientClass: "aasa-bot"),
         ])
         let rows = try fixture.reader().rows()
         let text = OutputFormat.table.render(ResultTable(hits: rows, columns: HitColumn.tableDefault), width: width)
@@ -80,9 +83,14 @@ struct OutputFormatTests {
             #expect(lines[2].contains("  200  "))
         }
         if width == 120 {
-            // The user agent, the widest, was cut the most; the header row is whole.
-            #expect(lines[0] == "time                      host     kind     rule     status  path     utm_source  utm_campaign  client_class  user_agent")
-            #expect(lines[3].hasSuffix("  Mozilla/5…"))
+            // The path and the campaign give way first; the short identifying fields stay whole, and
+            // only the longest rule name of the shipped config loses a few characters.
+            for whole in ["awful", "rowhni", "method_not_allowed", "fallback", "newsletter", "aasa-bot"] {
+                #expect(text.contains(whole), "\(whole) was cut")
+            }
+            #expect(text.contains("threadPage"))
+            #expect(!text.contains(longPath))
+            #expect(!text.contains("spring-launch-2026"))
         }
     }
 

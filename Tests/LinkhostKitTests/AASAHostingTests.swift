@@ -113,6 +113,9 @@ struct AASAHostingTests {
             #expect(again.header("ETag") == tag)
             #expect(again.header("Cache-Control") == "public, max-age=3600")
             #expect(again.body.isEmpty)
+            // RFC 9110 §8.6: a 304's Content-Length, when sent, is the length of the 200's content.
+            #expect(again.headerValues("Content-Length").allSatisfy { $0 == first.header("Content-Length") })
+            #expect(first.header("Content-Length") == "\(first.body.count)")
         }
         let stale = try client.request("GET", "/.well-known/apple-app-site-association", host: "rowhni.com", headers: [("If-None-Match", "\"stale\"")])
         #expect(stale.status == 200)

@@ -28,6 +28,7 @@ struct StaticFileTests {
         let again = try shared.get(path, host: "rowhni.com", headers: [("If-None-Match", tag)])
         #expect(again.status == 304)
         #expect(again.body.isEmpty)
+        #expect(again.headerValues("Content-Length").allSatisfy { $0 == "\(response.body.count)" })
     }
 
     @Test(arguments: [

@@ -58,7 +58,7 @@ struct StaticFiles: Sendable {
             commonHeaders.apply(to: &headers)
             do {
                 let ok = try PreparedResponse(status: 200, headers: headers, body: bytes)
-                let notModified = try PreparedResponse(status: 304, headers: commonHeaders.applied(to: ["ETag": tag, "Cache-Control": "public, max-age=86400"]))
+                let notModified = try ok.notModified(headers: commonHeaders.applied(to: ["ETag": tag, "Cache-Control": "public, max-age=86400"]))
                 entries["/static/" + relative] = Entry(tag: tag, ok: ok, notModified: notModified)
             } catch {
                 throw PageSetupError("cannot prepare \(full): \(error)")

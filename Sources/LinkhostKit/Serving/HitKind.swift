@@ -18,6 +18,8 @@ public enum HitKind: String, Sendable, CaseIterable {
     case unknownHost = "unknown_host"
     /// A page asked for over plain HTTP, sent to HTTPS (308).
     case redirect
+    /// A request refused before any site saw it (a malformed or oversized request: 400, 413, 414, 431).
+    case rejected
 }
 
 /// The facts about a response that the request log needs, attached to the response as its

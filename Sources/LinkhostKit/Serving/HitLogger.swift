@@ -73,7 +73,7 @@ final class HitLogger: Sendable {
             host: request.hostName ?? "",
             method: request.method,
             path: path,
-            kind: annotation?.kind.rawValue ?? "rejected",
+            kind: (annotation?.kind ?? .rejected).rawValue,
             rule: annotation?.rule,
             status: exchange.status,
             durationMicroseconds: Int64(exchange.durationNanoseconds / 1000),

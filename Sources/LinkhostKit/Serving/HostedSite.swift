@@ -25,6 +25,6 @@ final class HostedSite: Sendable {
             ]),
             body: configuration.aasa.bytes
         )
-        aasaNotModified = try PreparedResponse(status: 304, headers: commonHeaders.applied(to: ["ETag": aasaTag, "Cache-Control": cacheControl]))
+        aasaNotModified = try aasaResponse.notModified(headers: commonHeaders.applied(to: ["ETag": aasaTag, "Cache-Control": cacheControl]))
     }
 }

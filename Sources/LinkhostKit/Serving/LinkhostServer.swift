@@ -81,9 +81,12 @@ public final class LinkhostServer: Sendable {
             redirect = nil
             http = HTTPServer(configuration: base, logger: httpLogger, responder: responder, completionObserver: observer)
         }
-        let listeners = [http, https].compactMap { $0 }
-        self.listeners = listeners
-        health.attach { listeners.map(\.statistics).reduce(.zero, +) }
+        self.listeners = [http, https].compactMap { $0 }
+        // The listeners own the responder, which owns `health`: health must not own the listeners
+        // back, or a stopped server could never be freed. It reads them through weak references.
+        health.attach { [weak plain = http, weak secure = https] in
+            [plain, secure].compactMap { $0 }.map(\.statistics).reduce(.zero, +)
+        }
         self.health = health
     }
 
