@@ -11,12 +11,13 @@ struct LinkRuleReader {
     static let ruleKeys = ["name", "path", "params", "app", "title", "summary", "noun", "examples", "comment", "caseSensitive", "continueOnWeb"]
     static let parameterKeys = ["type", "required", "value", "absent", "secret", "copy", "label"]
 
-    func readRules(_ value: JSONValue, at path: JSONPath) -> [LinkRule] {
+    /// The rules that read without problems, each with its index in `links`.
+    func readRules(_ value: JSONValue, at path: JSONPath) -> [(rule: LinkRule, index: Int)] {
         guard case .array(let elements) = value else {
             problems.add(path, "\"links\" must be an array of rules, found \(value.kindDescription)", fix: "write \"links\": [ { \"name\": ..., \"path\": ..., \"app\": ... } ]")
             return []
         }
-        var rules: [LinkRule] = []
+        var rules: [(rule: LinkRule, index: Int)] = []
         var names: [String: Int] = [:]
         for (index, element) in elements.enumerated() {
             let rulePath = path.appending(index)
@@ -26,7 +27,7 @@ struct LinkRuleReader {
                 continue
             }
             names[rule.name] = index
-            rules.append(rule)
+            rules.append((rule, index))
         }
         return rules
     }
