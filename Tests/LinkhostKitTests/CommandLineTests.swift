@@ -78,12 +78,14 @@ struct CommandLineTests {
     @Test func aBadConfigStopsServeBeforeItListensAndNamesThePath() throws {
         let folder = try TemporaryDirectory()
         let original = try String(contentsOfFile: ProjectPaths.shippedConfig, encoding: .utf8)
-        let broken = original.replacingOccurrences(of: "\"scheme\": \"rowhni\"", with: "\"scheme\": \"rowhni://\"")
+        let broken = original
+            .replacingOccurrences(of: "\"scheme\": \"rowhni\"", with: "\"scheme\": \"rowhni://\"")
+            .replacingOccurrences(of: "\"publicDirectory\": \"Public\"", with: "\"publicDirectory\": \"\(ProjectPaths.root)/Public\"")
         let path = try folder.write("config.json", broken)
         let result = try ChildProcess.run(ProjectPaths.linkhostBinary, ["serve", "--config", path, "--port", "0"])
         #expect(result.status == 2)
-        #expect(result.error.contains("sites[0].app.scheme: \"rowhni://\" is not a URL scheme"))
-        #expect(result.error.contains("Fix:"))
+        #expect(result.error.contains("\(path): 1 problem\n"))
+        #expect(result.error.contains("sites[0].app.scheme: \"rowhni://\" is not a URL scheme. Fix: write \"rowhni\", the scheme alone without \"://\""))
         #expect(!result.output.contains("listening"))
 
         let syntax = try folder.write("syntax.json", "{\"sites\": [}")
@@ -137,6 +139,21 @@ struct CommandLineTests {
         #expect(result.error.contains("server.tls.port: the HTTPS port 18443 (--tls-port) is also the plain-HTTP port (--port). Fix:"))
         #expect(!result.output.contains("listening"))
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/log.sqlite"))
+    }
+
+    /// A config copied away from Public/ is one problem naming the folder, not one per text.
+    @Test func aConfigAwayFromItsPublicFolderIsOneProblem() throws {
+        let folder = try TemporaryDirectory()
+        let path = try folder.write("config.json", try String(contentsOfFile: ProjectPaths.shippedConfig, encoding: .utf8))
+        let check = try ChildProcess.run(ProjectPaths.linkhostBinary, ["check", "--config", path])
+        #expect(check.status == 1)
+        let lines = check.output.split(separator: "\n")
+        #expect(lines.count == 2, "\(check.output)")
+        #expect(lines.first?.hasPrefix("error config server.publicDirectory: the public folder \(folder.path)/Public does not exist") == true)
+        #expect(lines.last == "1 error, 0 warnings")
+        let serve = try ChildProcess.run(ProjectPaths.linkhostBinary, ["serve", "--config", path, "--port", "0"])
+        #expect(serve.status == 2)
+        #expect(serve.error.contains("\(path): 1 problem\n  - server.publicDirectory: the public folder \(folder.path)/Public does not exist"))
     }
 
     @Test func badFlagValuesNameTheAllowedValues() throws {

@@ -12,7 +12,9 @@ struct AASASectionParser {
     let problems: ConfigurationProblems
     let paths: PathResolver
 
-    func read(_ site: ConfigObjectReader, rules: [LinkRule], appIDs: [String]) -> (AASAFile, AASAPolicy)? {
+    /// `declaresRules` says whether the site lists link rules at all, even ones that did not read:
+    /// only a site that lists none is told it has no content.
+    func read(_ site: ConfigObjectReader, rules: [LinkRule], declaresRules: Bool, appIDs: [String]) -> (AASAFile, AASAPolicy)? {
         let options = site.object("aasa", what: "the AASA options", allowedKeys: Self.allowedKeys)
         let path = options?.path ?? site.path.appending("aasa")
         let allowsUnserved = options?.bool("allowComponentsWithoutPages", default: false) ?? false
@@ -23,7 +25,7 @@ struct AASASectionParser {
             return readFile(fileEntry, at: path.appending("file")).map { ($0, AASAPolicy(extraComponentCount: 0, isGenerated: false, allowsComponentsWithoutPages: allowsUnserved)) }
         }
         let generation = options.map(readGenerationOptions) ?? AASAGenerator.Options()
-        if rules.isEmpty && generation.extraComponents.isEmpty && generation.passThroughSections.isEmpty {
+        if !declaresRules && generation.extraComponents.isEmpty && generation.passThroughSections.isEmpty {
             problems.add(site.path.appending("links"), "the site has no link rules and no AASA content", fix: "add \"links\": [ ... ], or \"aasa\": { \"file\": \"...\" }")
             return nil
         }

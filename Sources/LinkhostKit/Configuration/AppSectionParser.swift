@@ -7,7 +7,8 @@ struct AppSectionParser {
 
     let problems: ConfigurationProblems
 
-    /// The app, or `nil` when it has no name or scheme.
+    /// The app, or `nil` when it has no usable name or scheme. An unusable scheme is left out
+    /// rather than passed on, so the link rules are not all reported for not starting with it.
     func read(_ site: ConfigObjectReader) -> AppConfiguration? {
         guard let reader = site.object("app", what: "the app", allowedKeys: Self.allowedKeys, required: true) else { return nil }
         let name = reader.string("name", required: true, fix: "add the app's display name, e.g. \"name\": \"Rowhni\"")
@@ -42,17 +43,27 @@ struct AppSectionParser {
         return appIDs
     }
 
-    /// The custom URL scheme as written; a problem is recorded when it is not one.
+    /// The custom URL scheme, when it is one (lower-case letter first, then letters, digits, `+-.`).
     private func readScheme(_ reader: ConfigObjectReader) -> String? {
         guard let scheme = reader.string("scheme", required: true, fix: "add the app's custom URL scheme without \"://\", e.g. \"rowhni\"") else { return nil }
         let path = reader.path.appending("scheme")
-        if !Self.isScheme(scheme) {
-            problems.add(path, "\"\(scheme)\" is not a URL scheme", fix: "write the scheme alone in lower case (letters, digits, '+', '-', '.'), e.g. \"rowhni\", not \"rowhni://\"")
-        }
-        if ["http", "https"].contains(scheme) {
+        if ["http", "https"].contains(scheme.lowercased()) {
             problems.add(path, "\"\(scheme)\" is the web's scheme, not the app's", fix: "write the app's own scheme from its Info.plist CFBundleURLSchemes, e.g. \"awful\"")
+            return nil
         }
-        return scheme
+        guard !Self.isScheme(scheme) else { return scheme }
+        // The likely intended scheme: what comes before "://" (or ":"), in lower case.
+        let intended = String(scheme.prefix { $0 != ":" }).lowercased().trimmingCharacters(in: " ")
+        let fix: String
+        if !Self.isScheme(intended) {
+            fix = "write the scheme alone in lower case: a letter, then letters, digits, '+', '-' or '.', e.g. \"rowhni\""
+        } else if scheme.contains(":") {
+            fix = "write \"\(intended)\", the scheme alone without \"://\""
+        } else {
+            fix = "write \"\(intended)\", in lower case"
+        }
+        problems.add(path, "\"\(scheme)\" is not a URL scheme", fix: fix)
+        return nil
     }
 
     private static func isScheme(_ text: String) -> Bool {

@@ -1,4 +1,3 @@
-import Foundation
 import OrderedJSON
 
 /// Reads the top level of a config file: `server`, `sites` and `log`, each by its own parser.
@@ -14,12 +13,15 @@ struct ConfigurationDocumentParser {
             return nil
         }
         let (server, tls) = ServerSectionParser(problems: problems, paths: paths).read(root)
-        let sites = readSites(root, publicDirectory: server.publicDirectory)
+        let publicFolder = PublicFolder(path: server.publicDirectory)
+        let setsPublicDirectory = root.value("server")?["publicDirectory"] != nil
+        publicFolder.problems(at: JSONPath.root.appending("server").appending("publicDirectory"), isDefault: !setsPublicDirectory).forEach(problems.add)
+        let sites = readSites(root, publicFolder: publicFolder)
         let log = LogSectionParser(problems: problems, paths: paths).read(root)
         return UncheckedConfiguration(server: server, tls: tls, log: log, sites: sites, baseDirectory: paths.baseDirectory)
     }
 
-    private func readSites(_ root: ConfigObjectReader, publicDirectory: String) -> [ParsedSite] {
+    private func readSites(_ root: ConfigObjectReader, publicFolder: PublicFolder) -> [ParsedSite] {
         let path = JSONPath.root.appending("sites")
         guard let list = root.value("sites") else {
             problems.add(path, "\"sites\" is missing", fix: "add \"sites\": [ { \"id\": ..., \"hosts\": [...], \"app\": {...}, \"links\": [...] } ]")
@@ -29,14 +31,7 @@ struct ConfigurationDocumentParser {
             problems.add(path, "\"sites\" must be a non-empty array of site objects", fix: "add at least one site: { \"id\": ..., \"hosts\": [...], \"app\": {...}, \"links\": [...] }")
             return []
         }
-        let parser = SiteParser(problems: problems, paths: paths, availableLanguages: Self.availableLanguages(in: publicDirectory), publicDirectory: publicDirectory)
+        let parser = SiteParser(problems: problems, paths: paths, publicFolder: publicFolder)
         return elements.enumerated().compactMap { index, element in parser.read(element, index: index) }
-    }
-
-    /// Languages with a strings file (`locales/<code>.json`) in the public folder.
-    private static func availableLanguages(in publicDirectory: String) -> [String] {
-        let folder = (publicDirectory as NSString).appendingPathComponent("locales")
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 /// every problem with its JSON path and fix. Nothing listens until this succeeds.
 ///
 /// The steps: read the file, parse each section (every parser owns its keys), put in the command
-/// line's overrides, check what spans sections, then read the TLS files.
+/// line's overrides, check what spans sections, then read the TLS files. A problem's knock-on
+/// effects are not reported again further on.
 public enum ConfigurationLoader {
     /// Reads and checks the config file at `path`, with `overrides` in place of the file's settings.
     public static func load(path: String, overrides: ConfigurationOverrides = ConfigurationOverrides()) throws(ConfigurationError) -> LinkhostConfiguration {

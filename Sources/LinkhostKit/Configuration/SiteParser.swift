@@ -8,9 +8,7 @@ struct SiteParser {
 
     let problems: ConfigurationProblems
     let paths: PathResolver
-    /// Languages with a strings file in the public folder, and the folder.
-    let availableLanguages: [String]
-    let publicDirectory: String
+    let publicFolder: PublicFolder
 
     /// `nil` only when the element is not an object; otherwise the site's identity, and the site
     /// when nothing in it is wrong.
@@ -26,7 +24,7 @@ struct SiteParser {
         }
         let hosts = readHosts(site)
         let app = AppSectionParser(problems: problems).read(site)
-        let (languages, defaultLanguage) = SiteLanguagesParser(problems: problems, availableLanguages: availableLanguages, publicDirectory: publicDirectory).read(site)
+        let (languages, defaultLanguage) = SiteLanguagesParser(problems: problems, publicFolder: publicFolder).read(site)
         let ruleReader = LinkRuleReader(problems: problems, languages: languages, scheme: app?.scheme)
         let links = site.value("links")
         let readRules = links.map { ruleReader.readRules($0, at: path.appending("links")) } ?? []
@@ -40,10 +38,13 @@ struct SiteParser {
         }
         let previewImage = site.string("previewImage", fix: "write the image's path under static/, e.g. \"/static/og/rowhni.png\"")
         if let previewImage, !previewImage.hasPrefix("/static/") {
-            problems.add(path.appending("previewImage"), "\"\(previewImage)\" is not under /static/", fix: "put the image in \(publicDirectory)/static/ and write its URL path, e.g. \"/static/og/rowhni.png\"")
+            problems.add(path.appending("previewImage"), "\"\(previewImage)\" is not under /static/", fix: "put the image in \(publicFolder.path)/static/ and write its URL path, e.g. \"/static/og/rowhni.png\"")
         }
-        let aasa = app.flatMap { AASASectionParser(problems: problems, paths: paths).read(site, rules: rules, appIDs: $0.appIDs) }
-        guard problems.items.count == before, let id, let app, let aasa else {
+        // A site that lists rules has content even when none of them read (or "links" is not an
+        // array): saying it has none would only repeat the rules' own problems.
+        let declaresRules = links.map { $0.arrayElements?.isEmpty != true } ?? false
+        let aasa = AASASectionParser(problems: problems, paths: paths).read(site, rules: rules, declaresRules: declaresRules, appIDs: app?.appIDs ?? [])
+        guard problems.items.count == before, let id, let app, let languages, let aasa else {
             return ParsedSite(index: index, id: id, hosts: hosts, configuration: nil)
         }
         let configuration = SiteConfiguration(
