@@ -45,6 +45,18 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
+    /// The flags that replace config settings, checked with the rest of the config.
+    private var overrides: ConfigurationOverrides {
+        var overrides = ConfigurationOverrides()
+        overrides.port = port.map { .init($0, from: "--port") }
+        overrides.listenAddress = host.map { .init($0, from: "--host") }
+        overrides.tlsCertificate = tlsCert.map { .init($0, from: "--tls-cert") }
+        overrides.tlsKey = tlsKey.map { .init($0, from: "--tls-key") }
+        overrides.tlsPort = tlsPort.map { .init($0, from: "--tls-port") }
+        overrides.databasePath = logDb.map { .init($0, from: "--log-db") }
+        return overrides
+    }
+
     func run() async throws {
         let level = logLevel.level
         LoggingSystem.bootstrap { label in
@@ -54,33 +66,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "linkhost")
 
-        var configuration: LinkhostConfiguration
+        let configuration: LinkhostConfiguration
         do {
-            configuration = try ConfigurationLoader.load(path: configOptions.config)
+            configuration = try ConfigurationLoader.load(path: configOptions.config, overrides: overrides)
         } catch {
             throw CLIFailure.unusableInput("the config cannot be used; nothing was started.\n\(error)")
-        }
-        if let logDb { configuration.log.databasePath = logDb }
-        if let port { configuration.server.port = port }
-        if let host { configuration.server.listenAddress = host }
-        if let tlsCert, let tlsKey {
-            switch TLSSettings.load(certificatePath: tlsCert, keyPath: tlsKey) {
-            case .success(let pem):
-                var tls = configuration.server.tls ?? TLSSettings(certificatePath: tlsCert, keyPath: tlsKey, certificatePEM: pem.certificate, keyPEM: pem.key)
-                tls.certificatePath = tlsCert
-                tls.keyPath = tlsKey
-                tls.certificatePEM = pem.certificate
-                tls.keyPEM = pem.key
-                configuration.server.tls = tls
-            case .failure(let failure):
-                throw CLIFailure.unusableInput("\(failure.which == .certificate ? "--tls-cert" : "--tls-key"): \(failure.problem); `linkhost dev-cert --host <name>` makes a certificate and key")
-            }
-        }
-        if let tlsPort {
-            guard configuration.server.tls != nil else {
-                throw CLIFailure.unusableInput("--tls-port needs a certificate: give --tls-cert and --tls-key, or server.tls in the config")
-            }
-            configuration.server.tls?.port = tlsPort
         }
 
         // Caught from here on: a signal that comes as soon as "listening" is printed still stops

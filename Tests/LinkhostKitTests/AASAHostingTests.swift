@@ -4,14 +4,20 @@ import OrderedJSON
 import TestSupport
 import Testing
 
-/// The shipped config, listening on an ephemeral loopback port.
-func shippedConfiguration(unknownHost: UnknownHostPolicy = .notFound) throws -> LinkhostConfiguration {
-    var configuration = try ConfigurationLoader.load(path: ProjectPaths.shippedConfig)
-    configuration.server.listenAddress = "127.0.0.1"
-    configuration.server.port = 0
-    configuration.server.threads = 2
-    configuration.server.unknownHost = unknownHost
-    return configuration
+/// The shipped config, listening on an ephemeral loopback port with two worker threads, checked by
+/// the loader like any file. The hit log goes to `logDatabase`, or is off, so no test writes into the
+/// repository; `settings` replaces values by dotted path (`"server.publicDirectory"`).
+func shippedConfiguration(unknownHost: UnknownHostPolicy = .notFound, logDatabase: String? = nil, settings: [String: JSONValue] = [:]) throws -> LinkhostConfiguration {
+    var document = try JSONParser().parse(Array(try Data(contentsOf: URL(fileURLWithPath: ProjectPaths.shippedConfig))))
+    var replaced: [String: JSONValue] = ["server.limits.threads": 2, "log.enabled": .bool(logDatabase != nil)]
+    if case .site(let id) = unknownHost { replaced["server.unknownHost"] = .string(id) }
+    replaced.merge(settings) { _, given in given }
+    for (path, value) in replaced { document = document.setting(path, to: value) }
+    var overrides = ConfigurationOverrides()
+    overrides.listenAddress = .init("127.0.0.1", from: "the test")
+    overrides.port = .init(0, from: "the test")
+    overrides.databasePath = logDatabase.map { .init($0, from: "the test") }
+    return try ConfigurationLoader.parse(document.serialized(), source: ProjectPaths.shippedConfig, baseDirectory: ProjectPaths.root, overrides: overrides)
 }
 
 func startedServer(_ configuration: LinkhostConfiguration) throws -> LinkhostServer {

@@ -7,9 +7,15 @@ import Testing
 /// Runs the built `linkhost` binary as an operator would.
 @Suite("linkhost command line", .serialized)
 struct CommandLineTests {
+    /// `serve` with the shipped config on a free loopback port, logging into `folder` (never into
+    /// the repository).
+    static func serveArguments(logFolder folder: TemporaryDirectory, port: Int = 0) -> [String] {
+        ["serve", "--config", ProjectPaths.shippedConfig, "--host", "127.0.0.1", "--port", "\(port)", "--log-db", folder.path + "/log.sqlite"]
+    }
+
     /// Starts `linkhost serve` on a free port and returns the process and its port.
-    static func serve(_ arguments: [String] = []) throws -> (ChildProcess, Int) {
-        let child = try ChildProcess(ProjectPaths.linkhostBinary, ["serve", "--config", ProjectPaths.shippedConfig, "--host", "127.0.0.1", "--port", "0"] + arguments)
+    static func serve(logFolder folder: TemporaryDirectory, _ arguments: [String] = []) throws -> (ChildProcess, Int) {
+        let child = try ChildProcess(ProjectPaths.linkhostBinary, serveArguments(logFolder: folder) + arguments)
         guard child.waitForOutput(containing: "listening on http://") else {
             Issue.record("serve did not start: \(child.standardError)")
             throw CancellationError()
@@ -24,7 +30,8 @@ struct CommandLineTests {
     }
 
     @Test func serveAnswersCurlAndStopsCleanlyOnSIGTERM() throws {
-        let (child, port) = try Self.serve()
+        let folder = try TemporaryDirectory()
+        let (child, port) = try Self.serve(logFolder: folder)
         #expect(port > 0)
         // The issue's own acceptance check, with real curl.
         for path in ["/.well-known/apple-app-site-association", "/apple-app-site-association"] {
@@ -49,7 +56,8 @@ struct CommandLineTests {
     }
 
     @Test func sigintStopsGracefullyToo() throws {
-        let (child, port) = try Self.serve()
+        let folder = try TemporaryDirectory()
+        let (child, port) = try Self.serve(logFolder: folder)
         #expect(try RawHTTPClient(port: port).request("GET", "/healthz").status == 200)
         child.send(signal: SIGINT)
         #expect(child.waitForExit(timeoutSeconds: 15) == 0)
@@ -57,8 +65,9 @@ struct CommandLineTests {
 
     /// A supervisor may signal the moment it reads "listening": the handler must already be there.
     @Test func aSignalTheMomentItListensStillStopsGracefully() throws {
+        let folder = try TemporaryDirectory()
         for signal in [SIGTERM, SIGINT, SIGTERM] {
-            let child = try ChildProcess(ProjectPaths.linkhostBinary, ["serve", "--config", ProjectPaths.shippedConfig, "--host", "127.0.0.1", "--port", "0"])
+            let child = try ChildProcess(ProjectPaths.linkhostBinary, Self.serveArguments(logFolder: folder))
             #expect(child.waitForOutput(containing: "listening on http://"))
             child.send(signal: signal)
             #expect(child.waitForExit(timeoutSeconds: 15) == 0)
@@ -69,12 +78,14 @@ struct CommandLineTests {
     @Test func aBadConfigStopsServeBeforeItListensAndNamesThePath() throws {
         let folder = try TemporaryDirectory()
         let original = try String(contentsOfFile: ProjectPaths.shippedConfig, encoding: .utf8)
-        let broken = original.replacingOccurrences(of: "\"scheme\": \"rowhni\"", with: "\"scheme\": \"rowhni://\"")
+        let broken = original
+            .replacingOccurrences(of: "\"scheme\": \"rowhni\"", with: "\"scheme\": \"rowhni://\"")
+            .replacingOccurrences(of: "\"publicDirectory\": \"Public\"", with: "\"publicDirectory\": \"\(ProjectPaths.root)/Public\"")
         let path = try folder.write("config.json", broken)
         let result = try ChildProcess.run(ProjectPaths.linkhostBinary, ["serve", "--config", path, "--port", "0"])
         #expect(result.status == 2)
-        #expect(result.error.contains("sites[0].app.scheme: \"rowhni://\" is not a URL scheme"))
-        #expect(result.error.contains("Fix:"))
+        #expect(result.error.contains("\(path): 1 problem\n"))
+        #expect(result.error.contains("sites[0].app.scheme: \"rowhni://\" is not a URL scheme. Fix: write \"rowhni\", the scheme alone without \"://\""))
         #expect(!result.output.contains("listening"))
 
         let syntax = try folder.write("syntax.json", "{\"sites\": [}")
@@ -84,12 +95,14 @@ struct CommandLineTests {
     }
 
     @Test func aPortInUseIsAClearRuntimeError() throws {
-        let (child, port) = try Self.serve()
+        let folder = try TemporaryDirectory()
+        let (child, port) = try Self.serve(logFolder: folder)
         defer {
             child.send(signal: SIGTERM)
             _ = child.waitForExit()
         }
-        let second = try ChildProcess.run(ProjectPaths.linkhostBinary, ["serve", "--config", ProjectPaths.shippedConfig, "--host", "127.0.0.1", "--port", "\(port)"])
+        let other = try TemporaryDirectory()
+        let second = try ChildProcess.run(ProjectPaths.linkhostBinary, Self.serveArguments(logFolder: other, port: port))
         #expect(second.status == 1)
         #expect(second.error.contains("already in use"))
     }
@@ -111,6 +124,36 @@ struct CommandLineTests {
         #expect(result.status == 0)
         #expect(result.output.contains("USAGE: linkhost"))
         #expect(result.output.contains("--config") || arguments == ["--help"])
+    }
+
+    /// The flags go in before the checks, so they cannot make a config the checks would refuse.
+    @Test func serveRefusesTheSamePortForHTTPSAndPlainHTTPFromTheFlags() throws {
+        let folder = try TemporaryDirectory()
+        let made = try ChildProcess.run(ProjectPaths.linkhostBinary, ["dev-cert", "--host", "rowhni.com", "--out", folder.path])
+        #expect(made.status == 0)
+        let result = try ChildProcess.run(ProjectPaths.linkhostBinary, Self.serveArguments(logFolder: folder, port: 18443) + [
+            "--tls-port", "18443", "--tls-cert", folder.path + "/rowhni.com.pem", "--tls-key", folder.path + "/rowhni.com-key.pem",
+        ])
+        #expect(result.status == 2)
+        #expect(result.error.contains("1 problem\n"))
+        #expect(result.error.contains("server.tls.port: the HTTPS port 18443 (--tls-port) is also the plain-HTTP port (--port). Fix:"))
+        #expect(!result.output.contains("listening"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/log.sqlite"))
+    }
+
+    /// A config copied away from Public/ is one problem naming the folder, not one per text.
+    @Test func aConfigAwayFromItsPublicFolderIsOneProblem() throws {
+        let folder = try TemporaryDirectory()
+        let path = try folder.write("config.json", try String(contentsOfFile: ProjectPaths.shippedConfig, encoding: .utf8))
+        let check = try ChildProcess.run(ProjectPaths.linkhostBinary, ["check", "--config", path])
+        #expect(check.status == 1)
+        let lines = check.output.split(separator: "\n")
+        #expect(lines.count == 2, "\(check.output)")
+        #expect(lines.first?.hasPrefix("error config server.publicDirectory: the public folder \(folder.path)/Public does not exist") == true)
+        #expect(lines.last == "1 error, 0 warnings")
+        let serve = try ChildProcess.run(ProjectPaths.linkhostBinary, ["serve", "--config", path, "--port", "0"])
+        #expect(serve.status == 2)
+        #expect(serve.error.contains("\(path): 1 problem\n  - server.publicDirectory: the public folder \(folder.path)/Public does not exist"))
     }
 
     @Test func badFlagValuesNameTheAllowedValues() throws {

@@ -12,9 +12,10 @@ let exampleSite = """
                 "title": "Item {id}", "examples": ["/x/1"]}]}
     """
 
-func configText(sites: [String] = [exampleSite], server: String? = nil) -> String {
+func configText(sites: [String] = [exampleSite], server: String? = nil, log: String? = nil) -> String {
     let serverPart = server.map { "\"server\": \($0), " } ?? ""
-    return "{\(serverPart)\"sites\": [\(sites.joined(separator: ","))]}"
+    let logPart = log.map { ", \"log\": \($0)" } ?? ""
+    return "{\(serverPart)\"sites\": [\(sites.joined(separator: ","))]\(logPart)}"
 }
 
 /// The problems a config text has, as "path: problem. Fix: fix" lines. Relative paths resolve
@@ -46,10 +47,11 @@ struct ConfigurationTests {
     }
 
     @Test func defaultsApplyWhenServerSettingsAreLeftOut() throws {
-        var configuration = try ConfigurationLoader.parse(Array(configText().utf8), baseDirectory: ProjectPaths.root)
+        let configuration = try ConfigurationLoader.parse(Array(configText().utf8), baseDirectory: ProjectPaths.root)
         #expect(configuration.server.publicDirectory == ProjectPaths.root + "/Public")
-        configuration.server.publicDirectory = ServerSettings.defaults.publicDirectory
-        #expect(configuration.server == ServerSettings.defaults)
+        var server = configuration.server
+        server.publicDirectory = ServerSettings.defaults.publicDirectory
+        #expect(server == ServerSettings.defaults)
     }
 
     @Test func readsEveryServerSetting() throws {

@@ -13,11 +13,8 @@ struct HitLogTests {
 
     init() throws { folder = try TemporaryDirectory() }
 
-    private func configuration(_ change: (inout LinkhostConfiguration) -> Void = { _ in }) throws -> LinkhostConfiguration {
-        var configuration = try shippedConfiguration()
-        configuration.log.databasePath = folder.path + "/log.sqlite"
-        change(&configuration)
-        return configuration
+    private func configuration(database: String? = nil) throws -> LinkhostConfiguration {
+        try shippedConfiguration(logDatabase: database ?? folder.path + "/log.sqlite")
     }
 
     private func rows(_ filter: LogFilter = LogFilter()) throws -> [LogRow] {
@@ -72,11 +69,12 @@ struct HitLogTests {
             {"id": "invites", "hosts": ["invite.example"], "app": {"name": "I", "appIDs": ["ABCDE12345.com.i"], "scheme": "inv"},
              "links": [{"name": "invite", "path": "/i/{code}", "params": {"code": {"type": "inviteCode", "secret": true}}, "app": "inv://i/{code}", "title": "Invite", "examples": ["/i/TEST123"]}]}
             """
-        var configuration = try ConfigurationLoader.parse(Array(configText(sites: [site]).utf8), baseDirectory: ProjectPaths.root)
-        configuration.server.listenAddress = "127.0.0.1"
-        configuration.server.port = 0
-        configuration.log.databasePath = folder.path + "/log.sqlite"
-        configuration.log.clientAddress = .omit
+        var overrides = ConfigurationOverrides()
+        overrides.listenAddress = .init("127.0.0.1", from: "the test")
+        overrides.port = .init(0, from: "the test")
+        overrides.databasePath = .init(folder.path + "/log.sqlite", from: "the test")
+        let text = configText(sites: [site], log: #"{"clientAddress": "omit"}"#)
+        let configuration = try ConfigurationLoader.parse(Array(text.utf8), baseDirectory: ProjectPaths.root, overrides: overrides)
         let server = try startedServer(configuration)
         #expect(try RawHTTPClient(port: server.port).request("GET", "/i/PATHSECRET", host: "invite.example").status == 200)
         server.stop()
@@ -114,7 +112,7 @@ struct HitLogTests {
     @Test func aDatabaseThatCannotBeWrittenDoesNotStopPagesAndIsReported() throws {
         // A regular file where the database's folder should be: cannot be opened, even as root.
         let blocker = try folder.write("not-a-folder", "x")
-        let server = try startedServer(try configuration { $0.log.databasePath = blocker + "/log.sqlite" })
+        let server = try startedServer(try configuration(database: blocker + "/log.sqlite"))
         let client = try RawHTTPClient(port: server.port)
         #expect(try client.request("GET", "/addfriend?code=TEST123", host: "rowhni.com").status == 200)
         #expect(try client.request("GET", "/.well-known/apple-app-site-association", host: "rowhni.com").status == 200)
@@ -170,9 +168,7 @@ struct HitLogTests {
 struct LogCommandTests {
     /// A database with known rows, made by a real server.
     static func makeDatabase(in folder: TemporaryDirectory) throws -> String {
-        var configuration = try shippedConfiguration()
-        configuration.log.databasePath = folder.path + "/log.sqlite"
-        let server = try startedServer(configuration)
+        let server = try startedServer(try shippedConfiguration(logDatabase: folder.path + "/log.sqlite"))
         let client = try RawHTTPClient(port: server.port)
         for (target, host) in [
             ("/addfriend?code=TEST123&utm_source=whatsapp&utm_campaign=spring", "rowhni.com"),

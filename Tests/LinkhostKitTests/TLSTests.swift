@@ -1,5 +1,6 @@
 import Foundation
 import LinkhostKit
+import OrderedJSON
 import TestSupport
 import Testing
 
@@ -19,14 +20,13 @@ struct TLSTests {
 
     private var ca: String { folder.path + "/linkhost-dev-ca.pem" }
 
-    private func configuration(plainHTTP: TLSSettings.PlainHTTP = .redirect) throws -> LinkhostConfiguration {
-        var configuration = try shippedConfiguration()
-        let pem = try TLSSettings.load(certificatePath: folder.path + "/rowhni.com.pem", keyPath: folder.path + "/rowhni.com-key.pem").get()
-        configuration.server.tls = TLSSettings(
-            certificatePath: folder.path + "/rowhni.com.pem", keyPath: folder.path + "/rowhni.com-key.pem",
-            certificatePEM: pem.certificate, keyPEM: pem.key, port: 0, plainHTTP: plainHTTP
-        )
-        return configuration
+    /// The shipped config with HTTPS on a free port, from the certificate `dev-cert` made.
+    private func configuration(plainHTTP: TLSSettings.PlainHTTP = .redirect, unknownHost: UnknownHostPolicy = .notFound, key: String = "rowhni.com-key.pem") throws -> LinkhostConfiguration {
+        let tls: JSONValue = .object([
+            JSONMember("certificate", .string(folder.path + "/rowhni.com.pem")), JSONMember("key", .string(folder.path + "/" + key)),
+            JSONMember("port", 0), JSONMember("http", .string(plainHTTP.rawValue)),
+        ])
+        return try shippedConfiguration(unknownHost: unknownHost, settings: ["server.tls": tls])
     }
 
     private func curl(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
@@ -85,9 +85,7 @@ struct TLSTests {
         }
         #expect(try RawHTTPClient(port: server.port).request("GET", "/healthz", host: "rowhni.com").status == 200)
         // A forged Host that only reaches a site through the default cannot choose the target.
-        var fallback = try configuration()
-        fallback.server.unknownHost = .site("rowhni")
-        let lenient = try startedServer(fallback)
+        let lenient = try startedServer(try configuration(unknownHost: .site("rowhni")))
         defer { lenient.stop() }
         let forged = try RawHTTPClient(port: lenient.port).request("GET", "/addfriend?code=TEST123", host: "evil.example")
         #expect(forged.header("Location") == "https://rowhni.com:\(lenient.tlsPort)/addfriend?code=TEST123")
@@ -104,10 +102,9 @@ struct TLSTests {
     }
 
     @Test func aKeyThatDoesNotMatchIsAClearStartError() throws {
-        var configuration = try configuration()
         let other = try ChildProcess.run(ProjectPaths.linkhostBinary, ["dev-cert", "--host", "other.example", "--out", folder.path])
         #expect(other.status == 0)
-        configuration.server.tls?.keyPEM = try String(contentsOfFile: folder.path + "/other.example-key.pem", encoding: .utf8)
+        let configuration = try configuration(key: "other.example-key.pem")
         let server = try LinkhostServer(configuration: configuration)
         #expect {
             try server.start()

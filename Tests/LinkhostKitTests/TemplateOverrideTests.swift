@@ -1,5 +1,6 @@
 import Foundation
 import LinkhostKit
+import OrderedJSON
 import TestSupport
 import Testing
 
@@ -13,8 +14,7 @@ struct TemplateOverrideTests {
         try folder.write("Public/templates/sites/rowhni/page.mustache", """
             <!DOCTYPE html><html lang="{{lang}}"><body><h1>Custom: {{heading}}</h1>{{#open}}<a id="open-app" href="{{url}}">{{label}}</a>{{/open}}</body></html>
             """)
-        var configuration = try shippedConfiguration()
-        configuration.server.publicDirectory = folder.path + "/Public"
+        let configuration = try shippedConfiguration(settings: ["server.publicDirectory": .string(folder.path + "/Public")])
         let server = try startedServer(configuration)
         defer { server.stop() }
         let rowhni = try RawHTTPClient(port: server.port).request("GET", "/addfriend?code=%22TEST123", host: "rowhni.com", headers: [("Accept-Language", "en")])
@@ -30,8 +30,7 @@ struct TemplateOverrideTests {
         let folder = try TemporaryDirectory()
         try FileManager.default.copyItem(atPath: ProjectPaths.root + "/Public", toPath: folder.path + "/Public")
         try folder.write("Public/templates/page.mustache", "{{#open}}unclosed section")
-        var configuration = try shippedConfiguration()
-        configuration.server.publicDirectory = folder.path + "/Public"
+        let configuration = try shippedConfiguration(settings: ["server.publicDirectory": .string(folder.path + "/Public")])
         #expect {
             _ = try LinkhostServer(configuration: configuration)
         } throws: { error in

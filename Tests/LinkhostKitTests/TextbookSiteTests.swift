@@ -10,9 +10,12 @@ struct TextbookSiteTests {
     let server: LinkhostServer
 
     init() throws {
-        var configuration = try ConfigurationLoader.load(path: ProjectPaths.root + "/Tests/Fixtures/textbook.json")
-        configuration.server.listenAddress = "127.0.0.1"
-        configuration.server.port = 0
+        var overrides = ConfigurationOverrides()
+        overrides.listenAddress = .init("127.0.0.1", from: "the test")
+        overrides.port = .init(0, from: "the test")
+        // The fixture turns the hit log off: nothing is written next to it.
+        let configuration = try ConfigurationLoader.load(path: ProjectPaths.root + "/Tests/Fixtures/textbook.json", overrides: overrides)
+        #expect(!configuration.log.enabled)
         server = try startedServer(configuration)
     }
 

@@ -5,18 +5,23 @@ import OrderedJSON
 /// languages, and that its examples route to it.
 struct LinkRuleReader {
     let problems: ConfigurationProblems
-    let languages: [String]
+    /// The site's languages; `nil` when they could not be read (that is reported), so texts are not
+    /// checked against a list that is not the site's.
+    let languages: [String]?
+    /// The app's scheme; `nil` when it is missing or unusable (reported with the app), so app URLs
+    /// are not each reported for not starting with it.
     let scheme: String?
 
     static let ruleKeys = ["name", "path", "params", "app", "title", "summary", "noun", "examples", "comment", "caseSensitive", "continueOnWeb"]
     static let parameterKeys = ["type", "required", "value", "absent", "secret", "copy", "label"]
 
-    func readRules(_ value: JSONValue, at path: JSONPath) -> [LinkRule] {
+    /// The rules that read without problems, each with its index in `links`.
+    func readRules(_ value: JSONValue, at path: JSONPath) -> [(rule: LinkRule, index: Int)] {
         guard case .array(let elements) = value else {
             problems.add(path, "\"links\" must be an array of rules, found \(value.kindDescription)", fix: "write \"links\": [ { \"name\": ..., \"path\": ..., \"app\": ... } ]")
             return []
         }
-        var rules: [LinkRule] = []
+        var rules: [(rule: LinkRule, index: Int)] = []
         var names: [String: Int] = [:]
         for (index, element) in elements.enumerated() {
             let rulePath = path.appending(index)
@@ -26,7 +31,7 @@ struct LinkRuleReader {
                 continue
             }
             names[rule.name] = index
-            rules.append(rule)
+            rules.append((rule, index))
         }
         return rules
     }
@@ -163,37 +168,41 @@ struct LinkRuleReader {
     /// A localized text object `{"en": "...", "de": "..."}` (or a plain string, used for every
     /// language), with every site language present and only known placeholders.
     private func readText(_ reader: ConfigObjectReader, _ key: String, required: Bool, parameters: [LinkParameter], at path: JSONPath) -> LocalizedText? {
+        let example = languages.map { "{ \($0.map { "\"\($0)\": \"…\"" }.joined(separator: ", ")) }" } ?? "\"…\""
         guard let value = reader.value(key) else {
-            if required { problems.add(path.appending(key), "\"\(key)\" is missing", fix: "add \"\(key)\": { \(languages.map { "\"\($0)\": \"…\"" }.joined(separator: ", ")) }") }
+            if required { problems.add(path.appending(key), "\"\(key)\" is missing", fix: "add \"\(key)\": \(example)") }
             return nil
         }
         let textPath = path.appending(key)
         var texts: [String: String] = [:]
         switch value {
         case .string(let text):
-            for language in languages { texts[language] = text }
+            for language in languages ?? [] { texts[language] = text }
         case .object(let members):
             for member in members where !member.key.hasPrefix("//") {
                 guard case .string(let text) = member.value else {
                     problems.add(textPath.appending(member.key), "must be a string, found \(member.value.kindDescription)", fix: "write the text in quotes")
                     continue
                 }
-                if !languages.contains(member.key) {
+                if let languages, !languages.contains(member.key) {
                     problems.add(textPath.appending(member.key), "\"\(member.key)\" is not one of the site's languages (\(languages.joined(separator: ", ")))", fix: "remove it, or add it to the site's \"languages\"")
                 }
                 texts[member.key] = text
             }
         default:
-            problems.add(textPath, "\"\(key)\" must be a string or an object of languages, found \(value.kindDescription)", fix: "write { \(languages.map { "\"\($0)\": \"…\"" }.joined(separator: ", ")) }")
+            problems.add(textPath, "\"\(key)\" must be a string or an object of languages, found \(value.kindDescription)", fix: "write \(example)")
             return nil
         }
         let text = LocalizedText(texts)
-        let missing = text.missingLanguages(languages)
+        let missing = languages.map(text.missingLanguages) ?? []
         if !missing.isEmpty {
             problems.add(textPath, "no text for \(missing.joined(separator: ", "))", fix: "add \(missing.map { "\"\($0)\": \"…\"" }.joined(separator: ", "))")
         }
         for placeholder in text.placeholders where !parameters.contains(where: { $0.name == placeholder }) {
-            problems.add(textPath, "{\(placeholder)} is not a parameter of this rule", fix: "use one of the rule's parameters: \(parameters.map { "{\($0.name)}" }.joined(separator: ", "))")
+            let fix = parameters.isEmpty
+                ? "remove {\(placeholder)}: there is no parameter it could show here"
+                : "use one of the rule's parameters: \(parameters.map { "{\($0.name)}" }.joined(separator: ", "))"
+            problems.add(textPath, "{\(placeholder)} is not a parameter of this rule", fix: fix)
         }
         return text
     }

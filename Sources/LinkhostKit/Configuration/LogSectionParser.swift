@@ -1,0 +1,43 @@
+import LinkLog
+import OrderedJSON
+
+/// Reads the `log` object: whether hits are logged, where, and what is kept.
+struct LogSectionParser {
+    static let allowedKeys = ["enabled", "database", "clientAddress", "retentionDays", "trackedParameters", "queueCapacity"]
+
+    let problems: ConfigurationProblems
+    let paths: PathResolver
+
+    func read(_ root: ConfigObjectReader) -> LogSettings {
+        var settings = LogSettings(databasePath: paths.resolve(LogSettings.defaultDatabase))
+        guard let reader = root.object("log", what: "the log settings", allowedKeys: Self.allowedKeys) else { return settings }
+        settings.enabled = reader.bool("enabled", default: true)
+        if let path = reader.string("database", fix: "write the SQLite file's path, e.g. \"data/linkhost.sqlite\"") {
+            if path.isEmpty {
+                problems.add(reader.path.appending("database"), "the database path is empty", fix: "write e.g. \"data/linkhost.sqlite\"")
+            } else {
+                settings.databasePath = paths.resolve(path)
+            }
+        }
+        if let policy = reader.string("clientAddress", fix: "use one of \(ClientAddressPolicy.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))") {
+            if let chosen = ClientAddressPolicy(rawValue: policy) {
+                settings.clientAddress = chosen
+            } else {
+                problems.add(reader.path.appending("clientAddress"), "\"\(policy)\" is not a client-address policy", fix: "use \"truncated\" (IPv4 /24, IPv6 /48) or \"omit\" (store none)")
+            }
+        }
+        settings.retentionDays = reader.integer("retentionDays", in: 0...36_500, default: settings.retentionDays, meaning: "days rows are kept; 0 keeps them all")
+        settings.queueCapacity = reader.integer("queueCapacity", in: 1024...10_000_000, default: settings.queueCapacity, meaning: "records waiting for the writer at most")
+        if let names = reader.strings("trackedParameters", fix: "list query parameter names to keep, e.g. [\"from\"]") {
+            settings.trackedParameters = []
+            for entry in names {
+                if entry.text.isEmpty || entry.text.hasPrefix("utm_") {
+                    problems.add(entry.path, entry.text.isEmpty ? "the name is empty" : "\"\(entry.text)\" is a UTM parameter, which has its own column already", fix: "remove it")
+                } else {
+                    settings.trackedParameters.append(entry.text)
+                }
+            }
+        }
+        return settings
+    }
+}

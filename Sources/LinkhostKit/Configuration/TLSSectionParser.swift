@@ -1,0 +1,40 @@
+import OrderedJSON
+
+/// Reads `server.tls`: certificate and key paths, port, and what the plain-HTTP listener does.
+/// The files themselves are read later (`TLSSection.settings`), after the command line's overrides.
+struct TLSSectionParser {
+    static let allowedKeys = ["certificate", "key", "port", "publicPort", "http", "hsts"]
+
+    let problems: ConfigurationProblems
+    let paths: PathResolver
+
+    /// The section, or `nil` when the server settings have none (or it is not an object).
+    func read(_ server: ConfigObjectReader) -> TLSSection? {
+        guard let reader = server.object("tls", what: "the TLS settings", allowedKeys: Self.allowedKeys) else { return nil }
+        var section = TLSSection()
+        section.certificatePath = reader.string("certificate", required: true, fix: "give the PEM certificate chain's path, e.g. \"certs/rowhni.com.pem\" (linkhost dev-cert makes one)").map(paths.resolve)
+        section.keyPath = reader.string("key", required: true, fix: "give the PEM private key's path, e.g. \"certs/rowhni.com-key.pem\"").map(paths.resolve)
+        section.port = reader.integer("port", in: 0...65535, default: section.port, meaning: "HTTPS port")
+        if reader.has("publicPort") {
+            section.publicPort = reader.integer("publicPort", in: 1...65535, default: section.port, meaning: "HTTPS port clients reach, for redirects")
+        }
+        if let text = reader.string("http", fix: "use one of \(TLSSettings.PlainHTTP.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))") {
+            if let mode = TLSSettings.PlainHTTP(rawValue: text) {
+                section.plainHTTP = mode
+            } else {
+                problems.add(reader.path.appending("http"), "\"\(text)\" is not a plain-HTTP mode", fix: "use \"redirect\" (pages go to HTTPS, the AASA file stays), \"serve\" or \"off\"")
+            }
+        }
+        if let value = reader.value("hsts") {
+            switch value {
+            case .string(let text) where !text.isEmpty && !text.utf8.contains(where: { $0 < 0x20 }):
+                section.hsts = text
+            case .bool(false):
+                section.hsts = nil
+            default:
+                problems.add(reader.path.appending("hsts"), "\"hsts\" must be a Strict-Transport-Security value or false", fix: "write e.g. \"max-age=31536000\", or false to send none")
+            }
+        }
+        return section
+    }
+}
