@@ -33,7 +33,8 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // Percent-encoding primitives shared by the parsers and the pages.
+        // Percent-decoding, percent-encoding and query splitting: one implementation for the request
+        // parser, the link rules, the AASA matcher and the pages.
         .target(name: "PercentCoding", swiftSettings: strictness),
         // The HTTP server: the only module that touches libmicrohttpd; knows nothing about links.
         .target(
@@ -97,6 +98,11 @@ let package = Package(
         ),
         // Real-socket HTTP client and process helpers shared by the test targets.
         .target(name: "TestSupport", swiftSettings: strictness),
+        .testTarget(
+            name: "PercentCodingTests",
+            dependencies: ["PercentCoding"],
+            swiftSettings: strictness
+        ),
         .testTarget(
             name: "HTTPServerTests",
             dependencies: ["HTTPServer", "TestSupport"],
