@@ -431,7 +431,7 @@ private struct ConfigurationReader {
         }
         let document: JSONValue
         do {
-            document = try JSONParser().parse(bytes)
+            document = try JSONParser(duplicateKeys: .keepAll).parse(bytes)  // Apple's reading: the last duplicate wins
         } catch {
             problems.add(path, "\(resolved) is not valid JSON (line \(error.line), column \(error.column)): \(error.message)", fix: "correct the file; iOS ignores an AASA file that does not parse")
             return nil
