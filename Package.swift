@@ -53,10 +53,13 @@ let package = Package(
         // Link rules: the ordered rules of a site, which route fallback pages and generate the AASA.
         .target(name: "LinkRules", dependencies: ["OrderedJSON", "PercentCoding"], swiftSettings: strictness),
         // The hit log: SQLite storage, the background writer, queries and their output formats.
+        // It writes its JSON (the params column, the JSON output format) with OrderedJSON, so the
+        // project has one JSON writer; OrderedJSON depends on nothing, so this pulls nothing else in.
         .target(
             name: "LinkLog",
             dependencies: [
                 "CSQLite",
+                "OrderedJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
