@@ -13,6 +13,8 @@ struct TextbookSiteTests {
         var configuration = try ConfigurationLoader.load(path: ProjectPaths.root + "/Tests/Fixtures/textbook.json")
         configuration.server.listenAddress = "127.0.0.1"
         configuration.server.port = 0
+        // The fixture's default log would land in Tests/Fixtures/data; these tests read no hits.
+        configuration.log.enabled = false
         server = try startedServer(configuration)
     }
 
