@@ -33,7 +33,8 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // Percent-encoding primitives shared by the parsers and the pages.
+        // Percent-decoding, percent-encoding and query splitting: one implementation for the request
+        // parser, the link rules, the AASA matcher and the pages.
         .target(name: "PercentCoding", swiftSettings: strictness),
         // The HTTP server: the only module that touches libmicrohttpd; knows nothing about links.
         .target(
@@ -52,10 +53,13 @@ let package = Package(
         // Link rules: the ordered rules of a site, which route fallback pages and generate the AASA.
         .target(name: "LinkRules", dependencies: ["OrderedJSON", "PercentCoding"], swiftSettings: strictness),
         // The hit log: SQLite storage, the background writer, queries and their output formats.
+        // It writes its JSON (the params column, the JSON output format) with OrderedJSON, so the
+        // project has one JSON writer; OrderedJSON depends on nothing, so this pulls nothing else in.
         .target(
             name: "LinkLog",
             dependencies: [
                 "CSQLite",
+                "OrderedJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -97,6 +101,11 @@ let package = Package(
         ),
         // Real-socket HTTP client and process helpers shared by the test targets.
         .target(name: "TestSupport", swiftSettings: strictness),
+        .testTarget(
+            name: "PercentCodingTests",
+            dependencies: ["PercentCoding"],
+            swiftSettings: strictness
+        ),
         .testTarget(
             name: "HTTPServerTests",
             dependencies: ["HTTPServer", "TestSupport", .product(name: "Logging", package: "swift-log")],

@@ -1,8 +1,8 @@
 import OrderedJSON
 
 /// The members of one JSON object as iOS would see them: for a repeated key only the last
-/// occurrence counts (Foundation's `JSONSerialization` fills an `NSDictionary`, where a later
-/// `setObject:forKey:` replaces an earlier one), kept in document order.
+/// occurrence counts (the rule is documented on `JSONParser.DuplicateKeyPolicy`), kept in document
+/// order, with a lookup table because the reader asks for many keys.
 struct JSONObjectFields {
     let path: JSONPath
     /// Effective members in the order of their last occurrence.
@@ -11,16 +11,8 @@ struct JSONObjectFields {
 
     init(_ allMembers: [JSONMember], at path: JSONPath) {
         self.path = path
-        var lastIndex: [String: Int] = [:]
-        for (position, member) in allMembers.enumerated() { lastIndex[member.key] = position }
-        var effective: [JSONMember] = []
-        var lookup: [String: JSONValue] = [:]
-        for (position, member) in allMembers.enumerated() where lastIndex[member.key] == position {
-            effective.append(member)
-            lookup[member.key] = member.value
-        }
-        members = effective
-        self.lookup = lookup
+        members = allMembers.lastOccurrences
+        lookup = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
     subscript(key: String) -> JSONValue? { lookup[key] }

@@ -1,3 +1,5 @@
+import PercentCoding
+
 /// One URL cut up once per match call into exactly what rules compare: each part both as written
 /// and percent-decoded, paths already slash-trimmed, query items split.
 struct PreparedURL {
@@ -25,8 +27,8 @@ struct PreparedURL {
 
     init(_ url: AASAURL) {
         self.url = url
-        encoded = Self.parts(of: url, decode: { String($0) })
-        decoded = Self.parts(of: url, decode: PercentEncodedText.decode)
+        encoded = Self.parts(of: url, decoding: .asWritten)
+        decoded = Self.parts(of: url, decoding: .percent)
     }
 
     func parts(percentEncoded: Bool) -> Parts { percentEncoded ? encoded : decoded }
@@ -36,22 +38,22 @@ struct PreparedURL {
 
     /// Decision (§6.3): under `percentEncoded: false` the whole query string and the fragment are
     /// percent-decoded before a string pattern sees them, like the path.
-    /// Decision (§6.2): items are split on `&` and at the first `=` before any decoding, so an
-    /// encoded `%26` or `%3D` stays inside its value; empty segments (`a=1&&b=2`) are skipped.
-    private static func parts(of url: AASAURL, decode: (Substring) -> String) -> Parts {
-        let pathText = decode(Substring(url.path.isEmpty ? "/" : url.path))
-        let rawQuery = url.query ?? ""
-        let queryText = decode(Substring(rawQuery))
-        var items: [QueryItem] = []
-        for segment in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
-            if let equals = segment.firstIndex(of: "=") {
-                let value = decode(segment[segment.index(after: equals)...])
-                items.append(QueryItem(name: decode(segment[..<equals]), value: value, valueScalars: Array(value.unicodeScalars)))
-            } else {
-                items.append(QueryItem(name: decode(segment), value: nil, valueScalars: []))
-            }
+    /// Decision (§6.2): items are split on the byte `&` and at the first `=` before any decoding, so
+    /// an encoded `%26` or `%3D` stays inside its value; empty segments (`a=1&&b=2`) are skipped.
+    /// Decoding (§6.2, §3.7) turns only `%HH` escapes into bytes: `+` stays a literal plus, as
+    /// RFC 3986 and `NSURLComponents` read it; a `%` not followed by two hex digits is kept as
+    /// written, and decoded bytes that are not UTF-8 become U+FFFD rather than failing the match.
+    private static func parts(of url: AASAURL, decoding: QueryString.Decoding) -> Parts {
+        func decode(_ text: String) -> String {
+            decoding == .asWritten ? text : PercentCoding.decode(text).text
         }
-        let fragmentText = decode(Substring(url.fragment ?? ""))
+        let pathText = decode(url.path.isEmpty ? "/" : url.path)
+        let rawQuery = url.query ?? ""
+        let queryText = decode(rawQuery)
+        let items = QueryString(rawQuery, decoding: decoding).map { item in
+            QueryItem(name: item.name, value: item.value, valueScalars: Array((item.value ?? "").unicodeScalars))
+        }
+        let fragmentText = decode(url.fragment ?? "")
         return Parts(pathText: pathText, path: PathSlashRules.trimmed(pathText), queryText: queryText,
                      query: Array(queryText.unicodeScalars), items: items, fragmentText: fragmentText,
                      fragment: Array(fragmentText.unicodeScalars))

@@ -1,3 +1,5 @@
+import PercentCoding
+
 /// A request as the server received it, ready for a responder.
 ///
 /// The raw request target is kept next to its decoded parts: the path is percent-decoded, the query
@@ -56,16 +58,16 @@ public struct HTTPRequest: Sendable {
             rawQuery = nil
         }
         self.rawPath = String(rawPath)
-        let decodedPath = PercentDecoding.decode(rawPath, plusAsSpace: false)
+        let decodedPath = PercentCoding.decode(rawPath)
         path = decodedPath.text
-        var malformed = decodedPath.malformed
-        if let rawQuery {
-            let query = PercentDecoding.queryItems(rawQuery)
-            queryItems = query.items
-            malformed = malformed || query.malformed
-        } else {
-            queryItems = []
+        var malformed = decodedPath.isMalformed
+        var items: [HTTPQueryItem] = []
+        // `+` is a space here, as browsers encode forms (WHATWG `application/x-www-form-urlencoded`).
+        for item in QueryString(rawQuery ?? "", decoding: .form) {
+            items.append(HTTPQueryItem(name: item.name, value: item.value))
+            malformed = malformed || item.isMalformed
         }
+        queryItems = items
         hasMalformedEncoding = malformed
     }
 

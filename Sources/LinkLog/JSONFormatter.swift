@@ -1,3 +1,5 @@
+import OrderedJSON
+
 /// One JSON array holding one object per row, each on its own line, keys in column order:
 ///
 ///     [
@@ -13,20 +15,19 @@ public struct JSONFormatter: Sendable {
     /// The table as one JSON array, ending with a newline.
     public func format(_ table: ResultTable) -> String {
         guard !table.rows.isEmpty else { return "[]\n" }
-        let keys = table.columns.map { JSONText.quoted($0.name) + ":" }
         let objects = table.rows.map { row -> String in
-            let members = table.columns.indices.map { column -> String in
+            let members = table.columns.indices.map { column -> JSONMember in
                 let cell = row.indices.contains(column) ? row[column] : nil
-                return keys[column] + value(cell, numeric: table.columns[column].isNumeric)
+                return JSONMember(table.columns[column].name, value(cell, numeric: table.columns[column].isNumeric))
             }
-            return "  {" + members.joined(separator: ",") + "}"
+            return "  " + JSONValue.object(members).jsonText(.compact)
         }
         return "[\n" + objects.joined(separator: ",\n") + "\n]\n"
     }
 
-    private func value(_ cell: String?, numeric: Bool) -> String {
-        guard let cell else { return "null" }
-        if numeric, let integer = Int64(cell) { return String(integer) }
-        return JSONText.quoted(cell)
+    private func value(_ cell: String?, numeric: Bool) -> JSONValue {
+        guard let cell else { return .null }
+        if numeric, let integer = Int(cell) { return .number(JSONNumber(integer)) }
+        return .string(cell)
     }
 }

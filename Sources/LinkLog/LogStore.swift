@@ -1,4 +1,5 @@
 import CSQLite
+import OrderedJSON
 
 #if canImport(Glibc)
 import Glibc
@@ -104,11 +105,25 @@ final class LogStore {
         try insertHit.bind(text: capped(record.utmTerm), at: 13)
         try insertHit.bind(text: capped(record.utmContent), at: 14)
         // Built here rather than in `enqueue`, to keep JSON work off the request path.
-        try insertHit.bind(text: JSONText.object(record.trackedParameters.map { (capped($0.name) ?? "", capped($0.value) ?? "") }), at: 15)
+        try insertHit.bind(text: parametersJSON(record.trackedParameters), at: 15)
         try insertHit.bind(text: capped(record.referrer), at: 16)
         try insertHit.bind(text: capped(record.userAgent), at: 17)
         try insertHit.bind(text: capped(record.clientClass), at: 18)
         try insertHit.bind(text: capped(record.clientAddress), at: 19)
+    }
+
+    /// The `params` column: one JSON object of the (capped) names and values in order, the first of
+    /// each repeated name kept as `LogRecord.trackedParameters` promises; `nil` for no parameters,
+    /// so the column stays NULL rather than holding `{}`.
+    private func parametersJSON(_ parameters: [(name: String, value: String)]) -> String? {
+        guard !parameters.isEmpty else { return nil }
+        var members: [JSONMember] = []
+        for parameter in parameters {
+            let name = capped(parameter.name) ?? ""
+            guard !members.contains(where: { $0.key == name }) else { continue }
+            members.append(JSONMember(name, .string(capped(parameter.value) ?? "")))
+        }
+        return JSONValue.object(members).jsonText(.compact)
     }
 
     /// `text` cut to `maximumTextBytes` of UTF-8 at a character boundary: request fields are

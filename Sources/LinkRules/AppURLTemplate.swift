@@ -1,3 +1,5 @@
+import PercentCoding
+
 /// The custom-scheme URL a rule opens in the app, e.g.
 /// `awful://threads/{threadid}/pages/{pagenumber}?userid={userid}`.
 ///
@@ -29,9 +31,8 @@ public struct AppURLTemplate: Sendable, Equatable, CustomStringConvertible {
         var items: [(String, String?)] = []
         if let question = text.firstIndex(of: "?") {
             base = String(text[..<question])
-            for piece in text[text.index(after: question)...].split(separator: "&") {
-                let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                items.append((String(parts[0]), parts.count > 1 ? String(parts[1]) : nil))
+            for item in QueryString(text[text.index(after: question)...], decoding: .asWritten) {
+                items.append((item.name, item.value))
             }
         } else {
             base = text
@@ -56,7 +57,7 @@ public struct AppURLTemplate: Sendable, Equatable, CustomStringConvertible {
     /// `noseen=1`) appended; `nil` when a required value is missing.
     public func expand(_ values: [String: String], extraQuery: [(name: String, value: String)] = []) -> String? {
         var encoded: [String: String] = [:]
-        for (name, value) in values { encoded[name] = PercentEncoding.encode(value) }
+        for (name, value) in values { encoded[name] = PercentCoding.encode(value) }
         for name in requiredPlaceholders where (values[name] ?? "").isEmpty { return nil }
         var url = TextTemplate.fill(base, with: encoded)
         var query: [String] = []
@@ -67,7 +68,7 @@ public struct AppURLTemplate: Sendable, Equatable, CustomStringConvertible {
             query.append(item.value.map { name + "=" + TextTemplate.fill($0, with: encoded) } ?? name)
         }
         for item in extraQuery where !queryItems.contains(where: { $0.name == item.name }) {
-            query.append(PercentEncoding.encode(item.name) + "=" + PercentEncoding.encode(item.value))
+            query.append(PercentCoding.encode(item.name) + "=" + PercentCoding.encode(item.value))
         }
         if !query.isEmpty { url += "?" + query.joined(separator: "&") }
         return url

@@ -1,3 +1,5 @@
+import PercentCoding
+
 /// Routes a link to the first rule that matches it, the way the AASA file generated from the same
 /// rules decides on a device; then checks the values the rule needs.
 ///
@@ -43,16 +45,10 @@ public struct LinkRouter: Sendable {
         return .noRule
     }
 
-    /// Query items as sent: split on `&` (empty pieces dropped) and the first `=`; an item without
-    /// `=` has an empty value, as AASA reads it.
+    /// Query items as sent (not decoded); an item without `=` has an empty value, as AASA reads it.
     static func rawItems(_ rawQuery: String?) -> [(name: String, value: String)] {
         guard let rawQuery else { return [] }
-        return rawQuery.split(separator: "&", omittingEmptySubsequences: true).map { piece in
-            if let equals = piece.firstIndex(of: "=") {
-                return (String(piece[..<equals]), String(piece[piece.index(after: equals)...]))
-            }
-            return (String(piece), "")
-        }
+        return QueryString(rawQuery, decoding: .asWritten).map { ($0.name, $0.value ?? "") }
     }
 
     /// The raw values of the items named `name` (names compared without case for case-insensitive rules).
@@ -93,7 +89,7 @@ public struct LinkRouter: Sendable {
             switch parameter.location {
             case .path:
                 guard let raw = rawCaptures[parameter.name] else { return .badLink(rule: rule, problem: .missing(parameter: parameter.name)) }
-                guard let decoded = PercentEncoding.decode(raw), let type = parameter.type, type.accepts(decoded) else {
+                guard let decoded = PercentCoding.decode(raw).validText, let type = parameter.type, type.accepts(decoded) else {
                     return .badLink(rule: rule, problem: .malformed(parameter: parameter.name, expected: parameter.type ?? .text))
                 }
                 values[parameter.name] = decoded
@@ -105,7 +101,7 @@ public struct LinkRouter: Sendable {
                     values[parameter.name] = value
                     continue
                 }
-                guard let decoded = PercentEncoding.decode(first), parameter.type?.accepts(decoded) ?? true else {
+                guard let decoded = PercentCoding.decode(first).validText, parameter.type?.accepts(decoded) ?? true else {
                     return .badLink(rule: rule, problem: .malformed(parameter: parameter.name, expected: parameter.type ?? .text))
                 }
                 values[parameter.name] = decoded
@@ -114,7 +110,7 @@ public struct LinkRouter: Sendable {
         var carried: [PassThroughValue] = []
         for item in query {
             guard let parameter = passThrough.first(where: { $0.name == item.name }), rule.parameter(item.name) == nil,
-                !item.value.isEmpty, let value = PercentEncoding.decode(item.value), parameter.type?.accepts(value) ?? true,
+                !item.value.isEmpty, let value = PercentCoding.decode(item.value).validText, parameter.type?.accepts(value) ?? true,
                 !carried.contains(where: { $0.name == item.name })
             else { continue }
             carried.append(PassThroughValue(name: item.name, value: value))

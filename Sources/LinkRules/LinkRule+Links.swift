@@ -1,3 +1,5 @@
+import PercentCoding
+
 /// Building the web link of a rule from values: for `linkhost link`, for a page's canonical URL,
 /// and for example checks.
 extension LinkRule {
@@ -25,7 +27,7 @@ extension LinkRule {
             let value = values[parameter.name]
             switch parameter.constraint {
             case .fixed(let fixed):
-                query.append("\(PercentEncoding.encode(parameter.name))=\(PercentEncoding.encode(fixed))")
+                query.append("\(PercentCoding.encode(parameter.name))=\(PercentCoding.encode(fixed))")
                 continue
             case .absent:
                 continue
@@ -36,12 +38,12 @@ extension LinkRule {
                 }
                 guard type.accepts(value) else { throw LinkBuildError.malformed(parameter.name, type) }
                 if parameter.location == .query {
-                    query.append("\(PercentEncoding.encode(parameter.name))=\(PercentEncoding.encode(value))")
+                    query.append("\(PercentCoding.encode(parameter.name))=\(PercentCoding.encode(value))")
                 }
             }
         }
         for item in extraQuery {
-            query.append("\(PercentEncoding.encode(item.name))=\(PercentEncoding.encode(item.value))")
+            query.append("\(PercentCoding.encode(item.name))=\(PercentCoding.encode(item.value))")
         }
         guard let path = path.expand(values) else {
             throw LinkBuildError.missing(path.placeholderNames.first { (values[$0] ?? "").isEmpty } ?? "?")

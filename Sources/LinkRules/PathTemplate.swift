@@ -1,3 +1,5 @@
+import PercentCoding
+
 /// A rule's path: literal text with `{name}` placeholders, e.g. `/familymember/{name}/`.
 ///
 /// It matches request paths exactly the way its AASA pattern (each placeholder becomes `?*`)
@@ -111,7 +113,7 @@ public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
             case .literal(let bytes): path += String(decoding: bytes, as: UTF8.self)
             case .placeholder(let name):
                 guard let value = values[name], !value.isEmpty else { return nil }
-                path += PercentEncoding.encode(value)
+                path += PercentCoding.encode(value)
             }
         }
         return path.isEmpty ? "/" : path

@@ -49,7 +49,7 @@ struct LinkCommand: ParsableCommand {
         }
         let utm = [("utm_source", utmSource), ("utm_medium", utmMedium), ("utm_campaign", utmCampaign)].compactMap { name, value in value.map { (name: name, value: $0) } }
         let path = try Self.build(linkRule, values: parsed, utm: utm)
-        let linkHost = host.flatMap(HostLookup.normalize).flatMap { site.hosts.contains($0) ? $0 : nil } ?? site.primaryHost
+        let linkHost = host.flatMap(HostLookup.normalize).flatMap { site.lists(host: $0) ? $0 : nil } ?? site.primaryHost
         let appURL = try Self.appURL(of: path, site: site, rule: rule)
         StandardOutput.write("\(configuration.server.publicScheme)://\(linkHost)\(path)\n\(appURL)\n")
     }

@@ -3,11 +3,18 @@
 /// It never traps on hostile input: nesting is bounded, every byte is bounds-checked, strings must be
 /// valid UTF-8, and the error names the line, column and JSON path of the problem.
 public struct JSONParser: Sendable {
-    /// What to do when an object names the same key twice.
+    /// What to do when an object names the same key twice. linkhost's one rule for duplicate keys:
+    ///
+    /// - Files written for linkhost (the config, the page strings) use `.reject`: a duplicate is
+    ///   almost always a copy-paste mistake, and the error names the key's JSON path.
+    /// - AASA files use `.keepAll` and are read the way Apple's parser reads them: the **last**
+    ///   occurrence wins (`swcd` reads the file with Foundation's `JSONSerialization`, which fills an
+    ///   `NSDictionary`, where a later key replaces an earlier one), and `linkhost check` warns
+    ///   about each duplicate (AASA005). `JSONValue[key]` and `lastOccurrences` read that way.
     public enum DuplicateKeyPolicy: Sendable {
-        /// Fail: a duplicate is almost always a copy-paste mistake in a hand-written file.
+        /// Fail with an error at the second occurrence of the key.
         case reject
-        /// Keep every member as written (the first one wins for `JSONValue[key]`).
+        /// Keep every member as written, so a linter can still see the duplicates.
         case keepAll
     }
 

@@ -21,7 +21,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// This path extended by an array index.
     public func appending(_ index: Int) -> JSONPath { JSONPath(steps: steps + [.index(index)]) }
 
-    /// `$` for the root; keys that are plain identifiers are written `.key`, others `["key"]`.
+    /// `$` for the root; keys that are plain identifiers are written `.key`, others `["key"]` (a JSON string literal).
     public var description: String {
         if steps.isEmpty { return "$" }
         var text = ""
@@ -33,7 +33,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
                 if Self.isPlainIdentifier(key) {
                     text += text.isEmpty ? key : ".\(key)"
                 } else {
-                    text += "[\"\(key.replacingAll("\"", with: "\\\""))\"]"
+                    text += "[" + JSONValue.string(key).jsonText(.compact) + "]"
                 }
             }
         }
@@ -43,15 +43,5 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     private static func isPlainIdentifier(_ key: String) -> Bool {
         guard let first = key.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
         return key.unicodeScalars.allSatisfy { $0 == "_" || $0 == "-" || ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0) }
-    }
-}
-
-extension String {
-    func replacingAll(_ target: Character, with replacement: String) -> String {
-        var result = ""
-        for character in self {
-            if character == target { result += replacement } else { result.append(character) }
-        }
-        return result
     }
 }

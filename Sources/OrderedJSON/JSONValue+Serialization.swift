@@ -7,8 +7,10 @@ extension JSONValue {
         case compact
     }
 
-    /// The document as UTF-8 JSON. `/` and non-ASCII text are written as they are (no `\/`, no
-    /// `\uXXXX`), control characters are escaped; object members keep their order.
+    /// The document as UTF-8 JSON, the project's one JSON writer. `/` and non-ASCII text are written
+    /// as they are (no `\/`, no `\uXXXX`), `"`, `\` and control characters are escaped; object
+    /// members keep their order. U+2028 and U+2029 stay as they are: JSON allows them, and no output
+    /// of linkhost is embedded in a `<script>` (ES2019 allows them in string literals anyway).
     public func serialized(_ layout: Layout = .pretty(indent: 4)) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(256)
@@ -77,13 +79,14 @@ extension JSONValue {
             case 0x08: output.append(contentsOf: "\\b".utf8)
             case 0x0C: output.append(contentsOf: "\\f".utf8)
             case 0x00..<0x20:
-                let digits = Array("0123456789abcdef".utf8)
                 output.append(contentsOf: "\\u00".utf8)
-                output.append(digits[Int(byte >> 4)])
-                output.append(digits[Int(byte & 0x0F)])
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
             default: output.append(byte)
             }
         }
         output.append(UInt8(ascii: "\""))
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

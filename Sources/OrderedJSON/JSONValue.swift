@@ -10,10 +10,11 @@ public enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     case object([JSONMember])
 
-    /// The value of the first member named `key` when this is an object; `nil` otherwise.
+    /// The value of the member named `key` when this is an object; `nil` otherwise. A repeated key
+    /// reads as its last occurrence (see `JSONParser.DuplicateKeyPolicy`).
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.first { $0.key == key }?.value
+        return members.last { $0.key == key }?.value
     }
 
     /// The object's members, or `nil` when this is not an object.
@@ -67,6 +68,17 @@ public struct JSONMember: Sendable, Hashable {
     public init(_ key: String, _ value: JSONValue) {
         self.key = key
         self.value = value
+    }
+}
+
+extension Array where Element == JSONMember {
+    /// Each key once, at the place of its last occurrence: an object's members as a reader that
+    /// follows the duplicate-key rule sees them (see `JSONParser.DuplicateKeyPolicy`).
+    public var lastOccurrences: [JSONMember] {
+        var lastIndex: [String: Int] = [:]
+        for (position, member) in enumerated() { lastIndex[member.key] = position }
+        guard lastIndex.count < count else { return self }
+        return enumerated().filter { lastIndex[$0.element.key] == $0.offset }.map(\.element)
     }
 }
 

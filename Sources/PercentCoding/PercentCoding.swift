@@ -1,55 +1,95 @@
-/// Percent-encoding primitives (RFC 3986 §2.1) shared by the request parser, the link rules, the
-/// AASA matcher and the pages, which each decide on top of them how strict to be.
+/// Percent-encoding (RFC 3986 §2.1) for the whole project: the request parser, the link rules, the
+/// AASA matcher and the pages all decode and encode here and differ only in the options they pass.
+///
+/// Byte-level because it runs for every request; text with nothing to decode or encode (the usual
+/// case) comes back as it is, without copying bytes around.
 public enum PercentCoding {
-    /// Decodes `%HH` escapes. A `%` not followed by two hex digits is kept as written and reported;
-    /// with `plusAsSpace`, `+` becomes a space (form encoding), otherwise it stays a plus.
-    public static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes, plusAsSpace: Bool = false) -> (bytes: [UInt8], brokenEscape: Bool) {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var broken = false
-        var index = bytes.startIndex
-        while index != bytes.endIndex {
-            let byte = bytes[index]
+    /// Which bytes `encode` keeps as they are; every other byte becomes `%HH`.
+    public enum EncodeSet: Sendable {
+        /// RFC 3986 unreserved characters only (letters, digits, `-`, `.`, `_`, `~`), for a value
+        /// placed into a path segment or a query item: `/`, `?`, `&`, `=`, `#`, `%` and spaces are
+        /// all encoded, so the value cannot change the URL's structure.
+        case component
+        /// For text that already is a URL's path and query, echoed into an `href`: unreserved
+        /// characters, the sub-delimiters a path or query holds as data, `:`, `@`, `/`, `?`, and a
+        /// `%` that starts a valid escape. Quotes (`'` too: it could close a single-quoted attribute
+        /// in an operator's template), angle brackets, spaces, backslashes, control and non-ASCII
+        /// bytes are encoded, so the text cannot leave its attribute or turn into another kind of URL.
+        case pathAndQuery
+    }
+
+    /// Decodes `%HH` escapes, leniently as browsers do: a `%` not followed by two hex digits stays as
+    /// written and decoded bytes that are not UTF-8 become U+FFFD, and either is reported. With
+    /// `plusAsSpace` (HTML form encoding) `+` becomes a space; otherwise it is data, as RFC 3986 and
+    /// `URLComponents` read it.
+    public static func decode(_ text: Substring, plusAsSpace: Bool = false) -> PercentDecodedText {
+        let utf8 = text.utf8
+        let needsWork = utf8.contains { $0 == UInt8(ascii: "%") || ($0 == UInt8(ascii: "+") && plusAsSpace) }
+        // A Swift string is valid UTF-8 already, so without escapes or pluses there is nothing to do.
+        guard needsWork else { return PercentDecodedText(text: String(text), isMalformed: false) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var brokenEscape = false
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            index = utf8.index(after: index)
             if byte == UInt8(ascii: "%") {
-                let first = bytes.index(after: index)
-                if first != bytes.endIndex, let high = hexValue(bytes[first]) {
-                    let second = bytes.index(after: first)
-                    if second != bytes.endIndex, let low = hexValue(bytes[second]) {
-                        output.append(high << 4 | low)
-                        index = bytes.index(after: second)
+                if index != utf8.endIndex, let high = hexValue(utf8[index]) {
+                    let second = utf8.index(after: index)
+                    if second != utf8.endIndex, let low = hexValue(utf8[second]) {
+                        bytes.append(high << 4 | low)
+                        index = utf8.index(after: second)
                         continue
                     }
                 }
-                broken = true
-                output.append(byte)
+                brokenEscape = true
+                bytes.append(byte)
             } else if byte == UInt8(ascii: "+") && plusAsSpace {
-                output.append(UInt8(ascii: " "))
+                bytes.append(UInt8(ascii: " "))
             } else {
-                output.append(byte)
-            }
-            index = bytes.index(after: index)
-        }
-        return (output, broken)
-    }
-
-    /// Encodes every byte of `text` that `keep` rejects as `%HH` (upper-case hex).
-    public static func encode(_ text: String, keeping keep: (UInt8) -> Bool) -> String {
-        var result = String.UnicodeScalarView()
-        for byte in text.utf8 {
-            if keep(byte) {
-                result.append(Unicode.Scalar(byte))
-            } else {
-                appendEscape(of: byte, to: &result)
+                bytes.append(byte)
             }
         }
-        return String(result)
+        if let valid = String(validating: bytes, as: UTF8.self) {
+            return PercentDecodedText(text: valid, isMalformed: brokenEscape)
+        }
+        return PercentDecodedText(text: String(decoding: bytes, as: UTF8.self), isMalformed: true)
     }
 
-    /// Appends `%HH` for `byte`.
-    public static func appendEscape(of byte: UInt8, to scalars: inout String.UnicodeScalarView) {
-        scalars.append("%")
-        scalars.append(Unicode.Scalar(hexDigits[Int(byte >> 4)]))
-        scalars.append(Unicode.Scalar(hexDigits[Int(byte & 0x0F)]))
+    /// Decodes a whole string; see `decode(_:plusAsSpace:)` on `Substring`.
+    public static func decode(_ text: String, plusAsSpace: Bool = false) -> PercentDecodedText {
+        decode(Substring(text), plusAsSpace: plusAsSpace)
+    }
+
+    /// Encodes every byte of `text` that `set` does not keep as `%HH` (upper-case hex).
+    public static func encode(_ text: String, _ set: EncodeSet = .component) -> String {
+        let utf8 = text.utf8
+        var escapes = 0
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            if !keeps(set, utf8, at: index) { escapes += 1 }
+            index = utf8.index(after: index)
+        }
+        if escapes == 0 { return text }
+        return String(unsafeUninitializedCapacity: utf8.count + 2 * escapes) { output in
+            var written = 0
+            var index = utf8.startIndex
+            while index != utf8.endIndex {
+                let byte = utf8[index]
+                if keeps(set, utf8, at: index) {
+                    output[written] = byte
+                    written += 1
+                } else {
+                    output[written] = UInt8(ascii: "%")
+                    output[written + 1] = hexDigits[Int(byte >> 4)]
+                    output[written + 2] = hexDigits[Int(byte & 0x0F)]
+                    written += 3
+                }
+                index = utf8.index(after: index)
+            }
+            return written
+        }
     }
 
     /// RFC 3986 unreserved characters: letters, digits, `-`, `.`, `_`, `~`.
@@ -59,8 +99,27 @@ public enum PercentCoding {
             || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
     }
 
+    private static func keeps(_ set: EncodeSet, _ utf8: String.UTF8View, at index: String.UTF8View.Index) -> Bool {
+        let byte = utf8[index]
+        if isUnreserved(byte) { return true }
+        guard case .pathAndQuery = set else { return false }
+        switch byte {
+        case UInt8(ascii: "%"):
+            let first = utf8.index(after: index)
+            guard first != utf8.endIndex, hexValue(utf8[first]) != nil else { return false }
+            let second = utf8.index(after: first)
+            return second != utf8.endIndex && hexValue(utf8[second]) != nil
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
+            UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"),
+            UInt8(ascii: "/"), UInt8(ascii: "?"):
+            return true
+        default:
+            return false
+        }
+    }
+
     /// The value of one hex digit, `nil` for anything else.
-    public static func hexValue(_ byte: UInt8) -> UInt8? {
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
@@ -69,5 +128,5 @@ public enum PercentCoding {
         }
     }
 
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 }

@@ -56,6 +56,8 @@ struct OpenQuestionDecisionTests {
         #expect(try Fixtures.component(#"{"?": {"my key": "1"}, "percentEncoded": false}"#).decision("https://example.com/x?my%20key=1") == .match)
         // Items split before decoding: an encoded '&' stays inside the value.
         #expect(try Fixtures.component(#"{"?": {"q": "a&b"}, "percentEncoded": false}"#).decision("https://example.com/x?q=a%26b") == .match)
+        // Items split on the byte '&' (as NSURLComponents splits UTF-16 units), even before a combining mark.
+        #expect(try Fixtures.component("{\"?\": {\"\u{301}b\": \"2\"}}").decision("https://example.com/x?a=1&\u{301}b=2") == .match)
     }
 
     // §6.2 '+' is a literal plus, never a space.

@@ -29,6 +29,11 @@ struct HTTPRequestTests {
         #expect(request.queryValue("q") == "+1")
     }
 
+    @Test func queryItemsSplitOnTheAmpersandByteEvenBeforeACombiningMark() {
+        let request = HTTPRequest(method: "GET", target: "/p?a=1&\u{301}b=2")
+        #expect(request.queryItems == [HTTPQueryItem(name: "a", value: "1"), HTTPQueryItem(name: "\u{301}b", value: "2")])
+    }
+
     @Test func brokenEscapesAreKeptAndFlagged() {
         let request = HTTPRequest(method: "GET", target: "/x%zz?code=%E0%A4")
         #expect(request.path == "/x%zz")

@@ -47,6 +47,15 @@ struct LogWriterTests {
         #expect(bare.utmSource == nil)
     }
 
+    @Test("params: a repeated name keeps its first value; names and values are JSON-escaped")
+    func parametersColumn() throws {
+        let fixture = try LogFixture()
+        let record = Sample.record(parameters: [("from", "qr\ncode"), ("ref", "\u{1}\\"), ("from", "later"), ("é", "\u{2028}")])
+        try fixture.write([record])
+        let row = try #require(try fixture.reader().rows().first)
+        #expect(row.parametersJSON == "{\"from\":\"qr\\ncode\",\"ref\":\"\\u0001\\\\\",\"é\":\"\u{2028}\"}")
+    }
+
     @Test("8 threads × 5,000 concurrent enqueues give exactly 40,000 rows after drain")
     func concurrentEnqueues() throws {
         let fixture = try LogFixture()

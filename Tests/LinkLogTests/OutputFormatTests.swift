@@ -34,6 +34,12 @@ struct OutputFormatTests {
         #expect(JSONFormatter().format(ResultTable(columns: [.init(name: "a")], rows: [])) == "[]\n")
     }
 
+    @Test("JSON: keys and cells are escaped by the one JSON writer; numeric cells that are integers are bare")
+    func jsonEscaping() {
+        let table = ResultTable(columns: [.init(name: "a\"b"), .init(name: "n", isNumeric: true)], rows: [["\u{1}\\\u{2028}/", "+7"]])
+        #expect(JSONFormatter().format(table) == "[\n  {\"a\\\"b\":\"\\u0001\\\\\u{2028}/\",\"n\":7}\n]\n")
+    }
+
     @Test("CSV: header, RFC 4180 quoting, CRLF line ends")
     func csv() {
         #expect(OutputFormat.csv.render(Self.stats) == "rule,hits\r\naddfriend,3\r\n(none),1\r\n")

@@ -86,6 +86,8 @@ struct LinkRouterTests {
         // `+` is a plus, as the app's URLComponents reads it.
         #expect(problem(SampleRules.forum, "/addfriend", "code=AB+CD")! == ("invite", .malformed(parameter: "code", expected: .inviteCode)))
         #expect(appURL(SampleRules.forum, "/member.php", "action&userid=3") == "awful://users/3")
+        // Items split on the byte '&', as the device splits them, even before a combining mark.
+        #expect(appURL(SampleRules.forum, "/showthread.php", "threadid=7&\u{301}x=1") == "awful://threads/7")
     }
 
     @Test func passThroughParametersAreCarriedWhenValidAndDroppedOtherwise() {

@@ -193,6 +193,19 @@ struct RoutesAndLinkCommandTests {
         #expect(result.output == expected)
     }
 
+    /// The link's host is the one asked for whenever the site lists it, by a wildcard too, as the
+    /// server decides; otherwise the site's primary host.
+    @Test func linkUsesAHostTheSiteListsByWildcard() throws {
+        let folder = try TemporaryDirectory()
+        let site = exampleSite.replacingOccurrences(of: #""hosts": ["example.com"]"#, with: #""hosts": ["example.com", "*.example.net"]"#)
+        let config = try folder.write("config.json", configText(sites: [site], server: #"{"publicDirectory": "\#(ProjectPaths.root)/Public"}"#))
+        let wildcard = try ChildProcess.run(ProjectPaths.linkhostBinary, ["link", "item", "id=5", "--host", "Shop.Example.NET", "--config", config])
+        #expect(wildcard.status == 0, "\(wildcard.error)")
+        #expect(wildcard.output.hasPrefix("https://shop.example.net/x/5\n"))
+        let exact = try ChildProcess.run(ProjectPaths.linkhostBinary, ["link", "item", "id=5", "--host", "example.com", "--config", config])
+        #expect(exact.output.hasPrefix("https://example.com/x/5\n"))
+    }
+
     @Test(arguments: [
         (["nope"], "no rule named \"nope\""),
         (["addfriend"], "code is required"),

@@ -1,5 +1,6 @@
 import HTTPServer
 import LinkhostKit
+import TestSupport
 import Testing
 
 @Suite("Host selection")
@@ -23,6 +24,21 @@ struct SiteDirectoryTests {
         #expect(directory.site(forHost: host) == nil)
         let withDefault = SiteDirectory(entries: [("rowhni.com", "rowhni")], fallback: "rowhni")
         #expect(withDefault.site(forHost: host) == "rowhni")
+    }
+
+    /// One wildcard rule: the directory that picks a request's site and `SiteConfiguration.lists`
+    /// (absolute URLs, redirects, `linkhost link`) agree on every host.
+    @Test(arguments: [
+        ("example.com", true), ("a.wild.test", true), ("x.y.wild.test", true), ("wild.test", false),
+        ("notwild.test", false), (".wild.test", false), ("a.example.com", false), ("wild.test.evil", false),
+    ])
+    func siteListingAgreesWithSiteSelection(host: String, listed: Bool) throws {
+        let site = exampleSite.replacingOccurrences(of: #""hosts": ["example.com"]"#, with: #""hosts": ["example.com", "*.wild.test"]"#)
+        let configuration = try ConfigurationLoader.parse(Array(configText(sites: [site]).utf8), baseDirectory: ProjectPaths.root)
+        let example = try #require(configuration.site(id: "example"))
+        let directory = SiteDirectory(entries: example.hosts.map { ($0, example.id) }, fallback: String?.none)
+        #expect(example.lists(host: host) == listed)
+        #expect((directory.site(forHost: host) != nil) == listed)
     }
 
     @Test func aMissingHostUsesTheFallback() {

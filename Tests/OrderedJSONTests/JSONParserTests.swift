@@ -73,7 +73,18 @@ struct JSONParserTests {
         }
         let lenient = try JSONParser(duplicateKeys: .keepAll).parse(#"{"b": 1, "b": 2}"#)
         #expect(lenient.objectMembers?.count == 2)
-        #expect(lenient["b"] == 1)
+        // Kept duplicates read the way Apple's parser reads an AASA file: the last one wins.
+        #expect(lenient["b"] == 2)
+    }
+
+    @Test func keptDuplicatesReadAsTheirLastOccurrence() throws {
+        let value = try JSONParser(duplicateKeys: .keepAll).parse(#"{"a": 1, "b": 2, "a": 3, "c": 4, "b": 5}"#)
+        let members = try #require(value.objectMembers)
+        #expect(members.lastOccurrences == [JSONMember("a", 3), JSONMember("c", 4), JSONMember("b", 5)])
+        #expect(value["a"] == 3 && value["b"] == 5 && value["c"] == 4)
+        #expect(value["missing"] == nil)
+        let unique = [JSONMember("x", 1), JSONMember("y", 2)]
+        #expect(unique.lastOccurrences == unique)
     }
 
     @Test func byteOrderMarkIsRefusedUnlessAllowed() throws {

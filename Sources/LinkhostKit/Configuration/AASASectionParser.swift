@@ -77,7 +77,7 @@ struct AASASectionParser {
         }
         let document: JSONValue
         do {
-            document = try JSONParser().parse(bytes)
+            document = try JSONParser(duplicateKeys: .keepAll).parse(bytes)  // Apple reads the last duplicate; check warns (AASA005)
         } catch {
             problems.add(path, "\(resolved) is not valid JSON (line \(error.line), column \(error.column)): \(error.message)", fix: "correct the file; iOS ignores an AASA file that does not parse")
             return nil

@@ -179,9 +179,7 @@ public struct SiteConfiguration: Sendable {
 
     /// Whether `host` (normalised) is one of the site's hosts, exactly or by a `*.` wildcard.
     public func lists(host: String) -> Bool {
-        hosts.contains { listed in
-            listed == host || (listed.hasPrefix("*.") && host.hasSuffix(listed.dropFirst(1)) && host.count > listed.count - 1)
-        }
+        hosts.contains { HostPattern.matches(host, listed: $0) }
     }
 
     /// The host used in absolute URLs when a request's own Host is not one of the site's.

@@ -1,5 +1,6 @@
 import HTTPServer
 import LinkRules
+import PercentCoding
 
 /// Renders a site's fallback pages: the page of a link rule (200), a broken link (400) and an
 /// unknown address (404), in the visitor's language.
@@ -101,8 +102,8 @@ final class SitePages: Sendable {
             ]
         }
         if rule.continueOnWeb, let base = site.webBaseURL {
-            let query = request.rawQuery.map { $0.isEmpty ? "" : "?" + URLText.sanitized($0) } ?? ""
-            context["web"] = ["url": base + URLText.sanitized(request.rawPath) + query, "label": strings.text("continue_on_web", language)]
+            let query = request.rawQuery.map { $0.isEmpty ? "" : "?" + PercentCoding.encode($0, .pathAndQuery) } ?? ""
+            context["web"] = ["url": base + PercentCoding.encode(request.rawPath, .pathAndQuery) + query, "label": strings.text("continue_on_web", language)]
         }
         return context
     }

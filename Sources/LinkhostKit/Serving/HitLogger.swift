@@ -2,6 +2,7 @@ import HTTPServer
 import LinkLog
 import LinkRules
 import Logging
+import PercentCoding
 
 /// Turns every answered exchange into a hit-log row and hands it to the background writer, never
 /// blocking the request: the observer runs on the worker thread after the response went out, and
@@ -61,8 +62,8 @@ final class HitLogger: Sendable {
             let captures = rule.path.match(rawPath: request.rawPath, caseSensitive: rule.caseSensitive) ?? [:]
             var replacements: [String: String] = [:]
             for parameter in rule.parameters where parameter.isSecret && parameter.location == .path {
-                let value = captures[parameter.name].map { PercentEncoding.decode($0) ?? $0 } ?? ""
-                replacements[parameter.name] = hasher.map { PercentEncoding.encode($0.token(for: value)) } ?? "-"
+                let value = captures[parameter.name].map { PercentCoding.decode($0).validText ?? $0 } ?? ""
+                replacements[parameter.name] = hasher.map { PercentCoding.encode($0.token(for: value)) } ?? "-"
             }
             path = rule.path.rawPath(request.rawPath, replacing: replacements) ?? "-"
         }

@@ -1,4 +1,5 @@
 import HTTPServer
+import PercentCoding
 
 /// The plain-HTTP listener when HTTPS is on: pages move to HTTPS with a 308, while the AASA file
 /// and health are answered here as they are — Apple's checklist forbids redirecting the AASA file.
@@ -20,7 +21,7 @@ struct RedirectingResponder: HTTPResponder {
         let configuration = site.configuration
         let host = request.hostName.flatMap { configuration.lists(host: $0) ? $0 : nil } ?? configuration.primaryHost
         let authority = httpsPort == 443 ? host : "\(host):\(httpsPort)"
-        let location = "https://\(authority)\(URLText.sanitized(request.target.hasPrefix("/") ? request.target : "/"))"
+        let location = "https://\(authority)\(PercentCoding.encode(request.target.hasPrefix("/") ? request.target : "/", .pathAndQuery))"
         var headers: HTTPHeaders = ["Location": location, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache"]
         inner.commonHeaders.apply(to: &headers)
         return HTTPResponse(status: 308, headers: headers, body: Array("Moved to \(location)\n".utf8), annotation: HitAnnotation(kind: .redirect, siteID: configuration.id))

@@ -3,7 +3,7 @@
 public struct SiteDirectory<Site: Sendable>: Sendable {
     private let exact: [String: Site]
     /// Wildcard suffixes (".example.com") with their site, longest first.
-    private let wildcards: [(suffix: String, site: Site)]
+    private let wildcards: [(suffix: Substring, site: Site)]
     private let fallback: Site?
 
     /// - Parameters:
@@ -11,16 +11,16 @@ public struct SiteDirectory<Site: Sendable>: Sendable {
     ///   - fallback: the site for hosts nothing matches, or `nil` for 404.
     public init(entries: [(host: String, site: Site)], fallback: Site?) {
         var exact: [String: Site] = [:]
-        var wildcards: [(suffix: String, site: Site)] = []
+        var wildcards: [(suffix: Substring, site: Site)] = []
         for entry in entries {
-            if entry.host.hasPrefix("*.") {
-                wildcards.append((String(entry.host.dropFirst(1)), entry.site))
+            if let suffix = HostPattern.wildcardSuffix(of: entry.host) {
+                wildcards.append((suffix, entry.site))
             } else {
                 exact[entry.host] = entry.site
             }
         }
         self.exact = exact
-        self.wildcards = wildcards.sorted { $0.suffix.count > $1.suffix.count }
+        self.wildcards = wildcards.sorted { $0.suffix.utf8.count > $1.suffix.utf8.count }
         self.fallback = fallback
     }
 
@@ -28,7 +28,7 @@ public struct SiteDirectory<Site: Sendable>: Sendable {
     public func site(forHost host: String?) -> Site? {
         guard let host else { return fallback }
         if let site = exact[host] { return site }
-        for wildcard in wildcards where host.hasSuffix(wildcard.suffix) && host.count > wildcard.suffix.count {
+        for wildcard in wildcards where HostPattern.host(host, isUnder: wildcard.suffix) {
             return wildcard.site
         }
         return fallback
