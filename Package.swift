@@ -7,9 +7,10 @@ let strictness: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+// linkhost runs on Linux (and in its Docker image): the server targets call Glibc directly, so the
+// package claims no Apple platform.
 let package = Package(
     name: "linkhost",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "linkhost", targets: ["LinkhostCLI"]),
         .library(name: "LinkhostKit", targets: ["LinkhostKit"]),

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// An IP literal as the bytes a certificate's `iPAddress` name holds; `nil` for host names.
 enum IPAddressBytes {

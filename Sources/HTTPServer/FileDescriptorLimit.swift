@@ -1,19 +1,11 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Every connection is a file descriptor; the usual soft limit (1024) is below the default
 /// connection limit, so the server raises its soft limit to the hard one before listening.
 enum FileDescriptorLimit {
     static func raiseSoftLimitToHard() {
         var limit = rlimit()
-        #if canImport(Glibc)
         let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-        let resource = RLIMIT_NOFILE
-        #endif
         guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
         limit.rlim_cur = limit.rlim_max
         _ = setrlimit(resource, &limit)

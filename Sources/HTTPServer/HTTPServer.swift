@@ -1,12 +1,8 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 import Logging
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// An HTTP/1.1 server on libmicrohttpd: a pool of worker threads, each with its own epoll loop,
 /// calling a `Sendable` responder for every request.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A bound, listening TCP socket, made here rather than by libmicrohttpd so that a failure names
 /// its cause (libmicrohttpd only says "could not start"), and so the bound port is known at once.
@@ -23,11 +19,7 @@ struct ListeningSocket {
         } else {
             throw .cannotListen(address: address, port: port, reason: "\"\(address)\" is not an IP address; use an IPv4 or IPv6 literal such as 0.0.0.0, 127.0.0.1, :: or ::1")
         }
-        #if canImport(Glibc)
         let streamType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        #else
-        let streamType = SOCK_STREAM
-        #endif
         let descriptor = socket(family, streamType, 0)
         guard descriptor >= 0 else {
             throw .cannotListen(address: address, port: port, reason: "socket() failed: \(Self.errnoText())")

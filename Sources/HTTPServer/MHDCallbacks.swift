@@ -1,10 +1,6 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The C entry points libmicrohttpd calls on its worker threads.
 ///

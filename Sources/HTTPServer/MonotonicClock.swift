@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Nanoseconds from a fixed point, unaffected by wall-clock changes; cheap enough for every request.
 enum MonotonicClock {

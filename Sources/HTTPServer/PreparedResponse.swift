@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 
 /// A response turned into a libmicrohttpd response object once, then queued on any number of
 /// connections from any thread.

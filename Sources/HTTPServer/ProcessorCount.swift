@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Processors this process may run on, read from the OS rather than Foundation so the HTTP module
 /// stays free of Foundation.

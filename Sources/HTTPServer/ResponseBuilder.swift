@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 
 /// Builds and queues libmicrohttpd response objects from Swift values.
 enum ResponseBuilder {

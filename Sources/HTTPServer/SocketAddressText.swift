@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Text forms of socket addresses. IPv4-mapped IPv6 peers (`::ffff:1.2.3.4`, seen on dual-stack
 /// sockets) are written as plain IPv4 so one client always has one address in logs and limits.

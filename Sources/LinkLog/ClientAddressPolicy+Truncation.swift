@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension ClientAddressPolicy {
     /// A bare IP address cut to its network: IPv4 to /24, IPv6 to /48, IPv4-mapped IPv6

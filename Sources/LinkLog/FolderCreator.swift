@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `mkdir -p` with errors that name the part of the path that failed, which is what an operator
 /// needs when the log folder cannot be made ("/data/log: Not a directory").

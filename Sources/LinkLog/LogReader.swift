@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Queries the hit log, on a connection of its own so it works while the server writes (WAL lets
 /// readers and the writer proceed together). Not `Sendable`: one reader per thread, like its connection.

@@ -1,11 +1,7 @@
-import CSQLite
+internal import CSQLite
 import OrderedJSON
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The log writer's side of the database: one connection in WAL mode with its prepared statements.
 /// Used only on the writer thread. Dropped and opened again after any failure, so a replaced file, a

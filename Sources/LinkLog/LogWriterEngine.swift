@@ -1,11 +1,7 @@
 import Foundation
 import Logging
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The machinery behind `LogWriter`: the shared queue and counters, and the loop its writer thread
 /// runs. Kept apart from `LogWriter` so the thread holds this object, not the public handle, and

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A point on `CLOCK_MONOTONIC`, for the writer's deadlines (backoff, retention, stop). The same clock
 /// the condition variables are set to wait on, so a deadline means the same instant to both.

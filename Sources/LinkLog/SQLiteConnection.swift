@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// One open SQLite database. Deliberately not `Sendable`: a connection belongs to the one thread that
 /// uses it (the log writer's thread, or a command's reader), which keeps SQLite's locking simple.

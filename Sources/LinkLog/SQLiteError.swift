@@ -1,10 +1,6 @@
-import CSQLite
+internal import CSQLite
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A failed SQLite call: the kind of failure, SQLite's own words, and what we were doing at the time,
 /// so an operator reading the log writer's status knows what to fix.

@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// One compiled SQL statement of a connection. Parameters are numbered from 1 (SQLite's rule),
 /// result columns from 0. The statement keeps its connection open and is finalized when released.

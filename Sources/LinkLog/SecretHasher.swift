@@ -1,10 +1,6 @@
 import Crypto
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Turns a secret (an invite code) into a token that can be counted and compared but not read:
 /// HMAC-SHA256 under a random key that belongs to this installation, shown as `hmac:` and 16 hex

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The per-installation key file of `SecretHasher`: read it if it exists, otherwise create it so that
 /// no process can ever see it half-written or with looser permissions.

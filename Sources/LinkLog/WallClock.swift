@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The wall clock in UTC milliseconds since 1970: the log's time base, and the retention cut-off.
 enum WallClock {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The writer's shared state behind a pthread mutex, with two condition variables: one the writer
 /// sleeps on until work arrives, one that callers of `drain`/`stop` sleep on until progress is made.

@@ -1,8 +1,6 @@
 import Foundation
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A single HTTP/1.1 GET over a socket, reading only the status line. Kept this small on purpose:
 /// it runs every 30 seconds inside the container and must not need libcurl.

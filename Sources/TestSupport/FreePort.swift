@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A TCP port that is free on 127.0.0.1 right now (bind port 0, read it back, release it), for
 /// programs that must be told a port rather than report one.

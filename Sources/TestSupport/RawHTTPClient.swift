@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A deliberately small HTTP/1.1 client over a real TCP socket, for tests that must control every
 /// byte on the wire (odd methods, Host variants, HEAD, pipelining, half-sent requests).
