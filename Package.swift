@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "PercentCoding", swiftSettings: strictness),
         // The HTTP server: the only module that touches libmicrohttpd; knows nothing about links.
         .target(
-            name: "HTTPServer",
+            name: "HTTPServing",
             dependencies: [
                 "CMicroHTTPD",
                 "PercentCoding",
@@ -79,7 +79,7 @@ let package = Package(
         .target(
             name: "LinkhostKit",
             dependencies: [
-                "HTTPServer",
+                "HTTPServing",
                 "OrderedJSON",
                 "AASAKit",
                 "LinkLog",
@@ -108,8 +108,8 @@ let package = Package(
             swiftSettings: strictness
         ),
         .testTarget(
-            name: "HTTPServerTests",
-            dependencies: ["HTTPServer", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            name: "HTTPServingTests",
+            dependencies: ["HTTPServing", "TestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictness
         ),
         .testTarget(
@@ -134,7 +134,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkhostKitTests",
-            dependencies: ["LinkhostKit", "OrderedJSON", "HTTPServer", "TestSupport"],
+            dependencies: ["LinkhostKit", "OrderedJSON", "HTTPServing", "TestSupport"],
             swiftSettings: strictness
         ),
     ],

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import HTTPServing
 @testable import LinkhostKit
 import TestSupport
 import Testing

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPServing
 
 /// A link written in the config (or built by the CLI) split the way the server splits a request,
 /// so examples are routed exactly like real requests.

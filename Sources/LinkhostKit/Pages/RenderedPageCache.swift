@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPServing
 import Synchronization
 
 /// Pages already rendered, as prepared responses, keyed by everything a page depends on: the site,

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPServing
 
 /// Headers every page carries.
 ///

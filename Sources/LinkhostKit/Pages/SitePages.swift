@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPServing
 import LinkRules
 import PercentCoding
 

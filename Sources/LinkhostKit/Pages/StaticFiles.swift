@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import HTTPServing
 
 /// The files under `<public>/static`, read once at start-up and served from memory under
 /// `/static/…` as prepared responses (with a 304 twin for each).

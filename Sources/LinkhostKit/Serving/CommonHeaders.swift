@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPServing
 
 /// Headers every response of this server carries, whatever produced it: today
 /// `Strict-Transport-Security` when HTTPS is on. Browsers ignore HSTS on plain HTTP, so one set of

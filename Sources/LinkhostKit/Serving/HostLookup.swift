@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPServing
 
 /// The Host-to-site decision the server makes, for command-line tools that must agree with it.
 public enum HostLookup {

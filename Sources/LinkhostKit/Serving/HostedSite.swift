@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPServing
 
 /// A configured site made ready to serve: every fixed response is built once at start-up, so a
 /// request for the AASA file costs a host lookup and a queue call, nothing more.

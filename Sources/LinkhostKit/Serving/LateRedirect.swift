@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPServing
 import Synchronization
 
 /// A `RedirectingResponder` whose HTTPS port is learnt when the HTTPS listener has bound (it may

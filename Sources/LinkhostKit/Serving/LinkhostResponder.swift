@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPServing
 
 /// Routes every request: method check, health, site by Host, then the site's own paths.
 struct LinkhostResponder: HTTPResponder {

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPServing
 import LinkLog
 import Logging
 

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPServing
 import PercentCoding
 
 /// The plain-HTTP listener when HTTPS is on: pages move to HTTPS with a 308, while the AASA file

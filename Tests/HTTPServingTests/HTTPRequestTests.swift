@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPServing
 import Testing
 
 @Suite("Request target decoding")

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import HTTPServing
 import Logging
 import Synchronization
 import TestSupport
