@@ -12,7 +12,7 @@ public final class LinkhostServer: Sendable {
     private let https: HTTPServer?
     private let health: HealthReporter
     /// Every listener that runs, for counters and health.
-    private let listeners: [HTTPServer]
+    let listeners: [HTTPServer]
     /// The plain-HTTP responder in redirect mode, told the HTTPS port once it is bound.
     private let redirect: LateRedirect?
     /// The hit log (absent when `log.enabled` is false).
