@@ -42,7 +42,8 @@ struct DevCertCommand: ParsableCommand {
                 private key: \(paths.key)
 
                 serve:   linkhost serve --tls-cert \(paths.certificate) --tls-key \(paths.key)
-                check:   curl --cacert \(folder)/\(DevCertificateAuthority.certificateFileName) --resolve \(hosts[0]):8443:127.0.0.1 https://\(hosts[0]):8443/.well-known/apple-app-site-association
+                check:   (once a site in your config lists \(hosts[0]) and serve runs with these files)
+                         curl --cacert \(folder)/\(DevCertificateAuthority.certificateFileName) --resolve \(hosts[0]):8443:127.0.0.1 https://\(hosts[0]):8443/.well-known/apple-app-site-association
                 iPhone:  send \(folder)/\(DevCertificateAuthority.phoneFileName) to the phone, install the profile, then trust it in
                          Settings › General › About › Certificate Trust Settings
 

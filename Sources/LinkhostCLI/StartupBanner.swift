@@ -1,3 +1,5 @@
+import DevCertificates
+import Foundation
 import LinkhostKit
 
 /// What `serve` prints once it listens: where it listens, and per site the URLs to try and the
@@ -11,12 +13,18 @@ struct StartupBanner {
         if let tls = configuration.server.tls {
             lines.append("HTTPS with \(tls.certificatePath); plain HTTP: \(tls.plainHTTP.rawValue)")
         }
+        // A certificate from `linkhost dev-cert` sits beside its CA; curl must be told to trust that CA.
+        var trust = ""
+        if let certificate = configuration.server.tls?.certificatePath {
+            let authority = ((certificate as NSString).deletingLastPathComponent as NSString).appendingPathComponent(DevCertificateAuthority.certificateFileName)
+            if FileManager.default.fileExists(atPath: authority) { trust = " --cacert \(authority)" }
+        }
         for site in configuration.sites {
             lines.append("site \(site.id) (\(site.app.name)):")
             for host in site.hosts {
                 let probeHost = host.hasPrefix("*.") ? "www" + host.dropFirst(1) : host
                 for base in server.baseURLs {
-                    let client = base.hasPrefix("https") ? "curl -sI --resolve \(probeHost):\(server.tlsPort):127.0.0.1 https://\(probeHost):\(server.tlsPort)" : "curl -sI -H 'Host: \(probeHost)' \(base)"
+                    let client = base.hasPrefix("https") ? "curl -sI\(trust) --resolve \(probeHost):\(server.tlsPort):127.0.0.1 https://\(probeHost):\(server.tlsPort)" : "curl -sI -H 'Host: \(probeHost)' \(base)"
                     lines.append("  \(client)/.well-known/apple-app-site-association")
                 }
             }
