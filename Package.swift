@@ -4,7 +4,7 @@ import PackageDescription
 // Every target of ours compiles in the Swift 6 language mode (complete concurrency checking) and
 // spells existential types out, so a protocol-typed value is always visibly `any P`.
 let strictness: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 // linkhost runs on Linux (and in its Docker image): the server targets call Glibc directly, so the

@@ -80,9 +80,12 @@ public struct HTTPRequest: Sendable {
     /// Lowercases a Host value and strips a `:port` and a trailing dot. `[::1]:8080` gives `::1`.
     public static func normalizedHostName(_ host: String) -> String? {
         // Fast path, the usual case: already a bare lower-case name (no port, no trailing dot).
-        if !host.isEmpty, host.utf8.last != UInt8(ascii: "."), host.utf8.allSatisfy({
-            ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
-        }) {
+        if !host.isEmpty, host.utf8.last != UInt8(ascii: "."),
+            host.utf8.allSatisfy({
+                ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".")
+                    || $0 == UInt8(ascii: "-")
+            })
+        {
             return host
         }
         var name = Substring(host)

@@ -1,8 +1,7 @@
 internal import CMicroHTTPD
+import Glibc
 import Logging
 import Synchronization
-
-import Glibc
 
 /// An HTTP/1.1 server on libmicrohttpd: a pool of worker threads, each with its own epoll loop,
 /// calling a `Sendable` responder for every request.
@@ -92,7 +91,7 @@ public final class HTTPServer: Sendable {
             let failedStart = { (tlsStrings: [UnsafeMutablePointer<CChar>]) in
                 ListeningSocket.closeIfStillOurs(handedOver, original: socket.descriptor)
                 close(socket.descriptor)
-                tlsStrings.forEach { free($0) }
+                for string in tlsStrings { free(string) }
             }
             let retained = Unmanaged.passRetained(self)
             let context = retained.toOpaque()
@@ -134,9 +133,10 @@ public final class HTTPServer: Sendable {
             guard let daemon else {
                 retained.release()
                 failedStart(tlsStrings)
-                throw .cannotStart(configuration.tls == nil
-                    ? "libmicrohttpd refused the options (see the log above for its reason)"
-                    : "libmicrohttpd could not use the TLS certificate and key (are they PEM, and does the key belong to the certificate?)")
+                throw .cannotStart(
+                    configuration.tls == nil
+                        ? "libmicrohttpd refused the options (see the log above for its reason)"
+                        : "libmicrohttpd could not use the TLS certificate and key (are they PEM, and does the key belong to the certificate?)")
             }
             // The daemon owns the duplicate now; our own descriptor is no longer needed.
             close(socket.descriptor)
@@ -171,7 +171,7 @@ public final class HTTPServer: Sendable {
         }
         MHD_stop_daemon(daemon)
         if listener >= 0 { close(listener) }
-        tlsStrings.forEach { free($0) }
+        for string in tlsStrings { free(string) }
         // MHD has run every completion callback by now; nothing refers to `self` through C any more.
         retained.release()
     }

@@ -17,7 +17,8 @@ struct ListeningSocket {
         } else if inet_pton(AF_INET6, host, &ipv6) == 1 {
             family = AF_INET6
         } else {
-            throw .cannotListen(address: address, port: port, reason: "\"\(address)\" is not an IP address; use an IPv4 or IPv6 literal such as 0.0.0.0, 127.0.0.1, :: or ::1")
+            throw .cannotListen(
+                address: address, port: port, reason: "\"\(address)\" is not an IP address; use an IPv4 or IPv6 literal such as 0.0.0.0, 127.0.0.1, :: or ::1")
         }
         let streamType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let descriptor = socket(family, streamType, 0)

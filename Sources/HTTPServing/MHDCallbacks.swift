@@ -1,5 +1,4 @@
 internal import CMicroHTTPD
-
 import Glibc
 
 /// The C entry points libmicrohttpd calls on its worker threads.
@@ -162,7 +161,9 @@ enum MHDCallbacks {
         while message.hasSuffix("\n") { message.removeLast() }
         // One client's malformed request is that client's problem, and under junk traffic these lines
         // would flood the log: they go to debug. Everything else (limits, sockets, TLS) is notable.
-        let perRequest = ["Error processing request", "Failed to receive data", "Failed to send data", "Connection reset", "Error: received", "Error: ", "Closing connection"]
+        let perRequest = [
+            "Error processing request", "Failed to receive data", "Failed to send data", "Connection reset", "Error: received", "Error: ", "Closing connection",
+        ]
         if perRequest.contains(where: message.hasPrefix) {
             server.logger.debug("libmicrohttpd: \(message)")
         } else {
@@ -217,11 +218,12 @@ enum MHDCallbacks {
         let name = key.withMemoryRebound(to: UInt8.self, capacity: keySize) {
             String(decoding: UnsafeBufferPointer(start: $0, count: keySize), as: UTF8.self)
         }
-        let text = value.map { pointer in
-            pointer.withMemoryRebound(to: UInt8.self, capacity: valueSize) {
-                String(decoding: UnsafeBufferPointer(start: $0, count: valueSize), as: UTF8.self)
-            }
-        } ?? ""
+        let text =
+            value.map { pointer in
+                pointer.withMemoryRebound(to: UInt8.self, capacity: valueSize) {
+                    String(decoding: UnsafeBufferPointer(start: $0, count: valueSize), as: UTF8.self)
+                }
+            } ?? ""
         headers.pointee.add(name, text)
         return MHD_Result.YES
     }

@@ -50,29 +50,37 @@ public enum ClientClassifier {
     static let rules: [Rule] = [
         Rule(.aasaBot, .any, ["aasa-bot"]),
         // Apple Messages' preview fetcher sends "… facebookexternalhit/1.1 Facebot Twitterbot/1.0".
-        Rule(.linkPreview, .any, [
-            "facebookexternalhit", "facebot", "twitterbot", "slackbot-linkexpanding", "slack-imgproxy",
-            "telegrambot", "discordbot", "linkedinbot", "skypeuripreview", "snap url preview", "pinterestbot",
-            "redditbot", "embedly", "iframely", "vkshare", "mastodon/", "bitlybot",
-        ]),
+        Rule(
+            .linkPreview, .any,
+            [
+                "facebookexternalhit", "facebot", "twitterbot", "slackbot-linkexpanding", "slack-imgproxy",
+                "telegrambot", "discordbot", "linkedinbot", "skypeuripreview", "snap url preview", "pinterestbot",
+                "redditbot", "embedly", "iframely", "vkshare", "mastodon/", "bitlybot",
+            ]),
         // WhatsApp's preview fetcher is "WhatsApp/2.23.20.0 A"; its name inside a browser string is the app.
         Rule(.linkPreview, .prefix, ["whatsapp/"]),
         Rule(.appleCFNetwork, .all, ["cfnetwork/", "darwin/"]),
-        Rule(.inAppBrowser, .any, [
-            "instagram", "fban/", "fbav/", "fb_iab", "fbios", " line/", " gsa/", "snapchat", "musical_ly",
-            "bytedancewebview", "tiktok", "micromessenger", "kakaotalk", "linkedinapp", "[pinterest/",
-            "twitter for iphone", "whatsapp", "; wv)",
-        ]),
-        Rule(.bot, .prefix, [
-            "curl/", "wget/", "python-requests/", "python-urllib/", "python-httpx/", "go-http-client/",
-            "aiohttp/", "httpie/", "libwww-perl/", "java/", "apache-httpclient/", "node-fetch", "axios/",
-            "postmanruntime/", "insomnia/", "okhttp/", "ruby", "php/",
-        ]),
-        Rule(.bot, .any, [
-            "googlebot", "bingbot", "applebot", "duckduckbot", "yandex", "baiduspider", "petalbot",
-            "ahrefsbot", "semrushbot", "gptbot", "headlesschrome", "phantomjs", "lighthouse", "scrapy",
-            "crawler", "spider", "bot/", "bot;", "bot)", "bot ", "+http",
-        ]),
+        Rule(
+            .inAppBrowser, .any,
+            [
+                "instagram", "fban/", "fbav/", "fb_iab", "fbios", " line/", " gsa/", "snapchat", "musical_ly",
+                "bytedancewebview", "tiktok", "micromessenger", "kakaotalk", "linkedinapp", "[pinterest/",
+                "twitter for iphone", "whatsapp", "; wv)",
+            ]),
+        Rule(
+            .bot, .prefix,
+            [
+                "curl/", "wget/", "python-requests/", "python-urllib/", "python-httpx/", "go-http-client/",
+                "aiohttp/", "httpie/", "libwww-perl/", "java/", "apache-httpclient/", "node-fetch", "axios/",
+                "postmanruntime/", "insomnia/", "okhttp/", "ruby", "php/",
+            ]),
+        Rule(
+            .bot, .any,
+            [
+                "googlebot", "bingbot", "applebot", "duckduckbot", "yandex", "baiduspider", "petalbot",
+                "ahrefsbot", "semrushbot", "gptbot", "headlesschrome", "phantomjs", "lighthouse", "scrapy",
+                "crawler", "spider", "bot/", "bot;", "bot)", "bot ", "+http",
+            ]),
         Rule(.ios, .any, ["iphone", "ipad", "ipod"]),
         Rule(.android, .any, ["android"]),
         Rule(.desktop, .any, ["windows nt", "macintosh", "x11", "linux"]),

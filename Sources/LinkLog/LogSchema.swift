@@ -16,7 +16,8 @@ public enum LogSchema {
     static let migrations: [Migration] = [
         // Version 1: the first hit log — one row per answered request, UTM parameters as columns.
         Migration(version: 1) { connection in
-            try connection.execute("""
+            try connection.execute(
+                """
                 CREATE TABLE hits (
                     id           INTEGER PRIMARY KEY,
                     ts_ms        INTEGER NOT NULL,
@@ -46,7 +47,8 @@ public enum LogSchema {
         // Version 2: other tracked parameters as one JSON object, the client class (filled in for
         // existing rows from their user agent), campaign indexes, and a small key/value table.
         Migration(version: 2) { connection in
-            try connection.execute("""
+            try connection.execute(
+                """
                 ALTER TABLE hits ADD COLUMN params TEXT;
                 ALTER TABLE hits ADD COLUMN client_class TEXT;
                 CREATE INDEX hits_utm_source_time   ON hits (utm_source, ts_ms);
@@ -64,7 +66,8 @@ public enum LogSchema {
         // that is the difference between keeping up and not. Lookups like `rule = ?` still use them
         // (an equality implies IS NOT NULL).
         Migration(version: 3) { connection in
-            try connection.execute("""
+            try connection.execute(
+                """
                 DROP INDEX hits_rule_time;
                 DROP INDEX hits_utm_source_time;
                 DROP INDEX hits_utm_campaign_time;

@@ -1,7 +1,6 @@
 internal import CSQLite
-import OrderedJSON
-
 import Glibc
+import OrderedJSON
 
 /// The log writer's side of the database: one connection in WAL mode with its prepared statements.
 /// Used only on the writer thread. Dropped and opened again after any failure, so a replaced file, a
@@ -40,7 +39,8 @@ final class LogStore {
         try connection.execute("PRAGMA journal_size_limit = 67108864")
         try LogSchema.migrate(connection)
         insertHit = try connection.prepare(LogSchema.insertHitSQL, persistent: true)
-        addDropped = try connection.prepare("""
+        addDropped = try connection.prepare(
+            """
             INSERT INTO meta (key, value) VALUES ('\(LogSchema.droppedRecordsKey)', ?1)
             ON CONFLICT (key) DO UPDATE SET value = value + excluded.value
             """, persistent: true)

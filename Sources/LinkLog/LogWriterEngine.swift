@@ -1,7 +1,6 @@
 import Foundation
-import Logging
-
 import Glibc
+import Logging
 
 /// The machinery behind `LogWriter`: the shared queue and counters, and the loop its writer thread
 /// runs. Kept apart from `LogWriter` so the thread holds this object, not the public handle, and
@@ -74,13 +73,15 @@ final class LogWriterEngine: Sendable {
     func startThread() throws {
         let context = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { context in
-            let engine = Unmanaged<LogWriterEngine>.fromOpaque(context!).takeRetainedValue()
-            // Named so the thread is recognisable in `top -H` and debuggers.
-            Thread.current.name = "linkhost-log"
-            engine.run()
-            return nil
-        }, context)
+        let result = pthread_create(
+            &thread, nil,
+            { context in
+                let engine = Unmanaged<LogWriterEngine>.fromOpaque(context!).takeRetainedValue()
+                // Named so the thread is recognisable in `top -H` and debuggers.
+                Thread.current.name = "linkhost-log"
+                engine.run()
+                return nil
+            }, context)
         guard result == 0 else {
             Unmanaged<LogWriterEngine>.fromOpaque(context).release()
             throw LogError.writerThreadNotStarted(reason: String(cString: strerror(result)))

@@ -1,5 +1,4 @@
 internal import CSQLite
-
 import Glibc
 
 /// A failed SQLite call: the kind of failure, SQLite's own words, and what we were doing at the time,
@@ -45,7 +44,8 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Makes an error from a result code, reading the message (and errno, for I/O and open failures)
     /// from the connection that failed.
     init(code: Int32, connection: OpaquePointer?, context: String? = nil) {
-        var message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        var message =
+            connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
             ?? String(cString: sqlite3_errstr(code))
         // SQLite's "unable to open database file" says nothing about why; errno does.
         let primary = code & 0xFF

@@ -1,5 +1,4 @@
 import Crypto
-
 import Glibc
 
 /// Turns a secret (an invite code) into a token that can be counted and compared but not read:

@@ -36,21 +36,21 @@ public enum TimeBound {
     /// `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM[:SS[.fff…]]Z`; `nil` if not that shape or not a real date.
     private static func instantMilliseconds(_ bytes: [UInt8]) -> Int64? {
         guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              let year = number(bytes[0..<4]), let month = number(bytes[5..<7]), let day = number(bytes[8..<10]),
-              (1...12).contains(month), (1...UTCCalendar.daysInMonth(year: year, month: month)).contains(day)
+            let year = number(bytes[0..<4]), let month = number(bytes[5..<7]), let day = number(bytes[8..<10]),
+            (1...12).contains(month), (1...UTCCalendar.daysInMonth(year: year, month: month)).contains(day)
         else { return nil }
         let midnight = UTCCalendar.daysSinceEpoch(year: year, month: month, day: day) * UTCCalendar.millisecondsPerDay
         if bytes.count == 10 { return midnight }
 
         // The time of day: "THH:MM", then optionally ":SS" and ".fraction", then "Z".
         guard bytes.count >= 17, bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes.last == UInt8(ascii: "Z"),
-              let hour = number(bytes[11..<13]), let minute = number(bytes[14..<16]), hour < 24, minute < 60
+            let hour = number(bytes[11..<13]), let minute = number(bytes[14..<16]), hour < 24, minute < 60
         else { return nil }
         var milliseconds = Int64(hour) * 3_600_000 + Int64(minute) * 60_000
         var rest = bytes[16..<(bytes.count - 1)]
         if !rest.isEmpty {
             guard rest.count >= 3, rest.first == UInt8(ascii: ":"),
-                  let second = number(rest.dropFirst().prefix(2)), second < 60
+                let second = number(rest.dropFirst().prefix(2)), second < 60
             else { return nil }
             milliseconds += Int64(second) * 1000
             rest = rest.dropFirst(3)

@@ -38,13 +38,16 @@ struct WriterCycle {
         self.batch = []
         var drops = 0
         var noticedStopDeadline: MonotonicInstant?
-        lock.withLock(waitingFor: .workArrived, until: nextWakeUp(), while: { state in
-            if mustOpenFirst { return false }
-            if state.stopRequested, !stopNoticed { return false }
-            // While failing, sleep out the backoff even if records arrive.
-            if failing { return true }
-            return state.queue.isEmpty
-        }) { state in
+        lock.withLock(
+            waitingFor: .workArrived, until: nextWakeUp(),
+            while: { state in
+                if mustOpenFirst { return false }
+                if state.stopRequested, !stopNoticed { return false }
+                // While failing, sleep out the backoff even if records arrive.
+                if failing { return true }
+                return state.queue.isEmpty
+            }
+        ) { state in
             if batch.isEmpty {
                 // O(1): the queue continues in the batch's old (empty, already sized) storage.
                 swap(&batch, &state.queue)
@@ -181,9 +184,11 @@ struct WriterCycle {
         }
         lock.broadcast(.progressMade)
         if began {
-            logger.error("cannot write the hit log database; keeping records in memory and retrying", metadata: [
-                "database": "\(configuration.databasePath)", "error": "\(message)", "pending": "\(pending)",
-            ])
+            logger.error(
+                "cannot write the hit log database; keeping records in memory and retrying",
+                metadata: [
+                    "database": "\(configuration.databasePath)", "error": "\(message)", "pending": "\(pending)",
+                ])
         }
     }
 

@@ -23,7 +23,12 @@ public struct AppURLTemplate: Sendable, Equatable, CustomStringConvertible {
             return .failure(PathTemplateError("an app URL must start with the app's scheme and \"://\", e.g. \"rowhni://addfriend?code={code}\""))
         }
         let scheme = text[..<colon].lowercased()
-        guard let first = scheme.utf8.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z"), scheme.utf8.allSatisfy({ ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }) else {
+        guard let first = scheme.utf8.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z"),
+            scheme.utf8.allSatisfy({
+                ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "+")
+                    || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+            })
+        else {
             return .failure(PathTemplateError("\"\(text[..<colon])\" is not a URL scheme"))
         }
         if text.contains("#") { return .failure(PathTemplateError("an app URL template must not have a fragment")) }

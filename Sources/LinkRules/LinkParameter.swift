@@ -28,7 +28,9 @@ public struct LinkParameter: Sendable, Equatable {
     /// Name for people on error pages ("code", "Code"); defaults to the parameter name.
     public var label: LocalizedText?
 
-    public init(name: String, location: Location = .query, constraint: Constraint, isSecret: Bool = false, isCopyable: Bool = false, label: LocalizedText? = nil) {
+    public init(
+        name: String, location: Location = .query, constraint: Constraint, isSecret: Bool = false, isCopyable: Bool = false, label: LocalizedText? = nil
+    ) {
         self.name = name
         self.location = location
         self.constraint = constraint

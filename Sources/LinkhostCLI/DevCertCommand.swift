@@ -36,7 +36,8 @@ struct DevCertCommand: ParsableCommand {
             let issued = try authority.issue(hosts: hosts)
             let paths = try issued.write(to: out, name: hosts[0])
             let folder = (out as NSString).standardizingPath
-            StandardOutput.write("""
+            StandardOutput.write(
+                """
                 \(created ? "made a new CA" : "reused the CA") in \(folder)/\(DevCertificateAuthority.certificateFileName)
                 certificate for \(hosts.joined(separator: ", ")): \(paths.certificate)
                 private key: \(paths.key)

@@ -1,5 +1,4 @@
 import Foundation
-
 import Glibc
 
 /// A single HTTP/1.1 GET over a socket, reading only the status line. Kept this small on purpose:

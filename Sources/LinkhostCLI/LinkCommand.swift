@@ -1,6 +1,6 @@
 import ArgumentParser
-import LinkhostKit
 import LinkRules
+import LinkhostKit
 
 /// `linkhost link <rule> key=value…`: build a universal link and show the app URL it opens.
 struct LinkCommand: ParsableCommand {
@@ -43,11 +43,14 @@ struct LinkCommand: ParsableCommand {
         var parsed: [String: String] = [:]
         for pair in values {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-                throw CLIFailure.unusableInput("\"\(pair)\" is not name=value; parameters of \(rule): \(linkRule.parameters.map(\.name).joined(separator: ", "))")
+                throw CLIFailure.unusableInput(
+                    "\"\(pair)\" is not name=value; parameters of \(rule): \(linkRule.parameters.map(\.name).joined(separator: ", "))")
             }
             parsed[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
         }
-        let utm = [("utm_source", utmSource), ("utm_medium", utmMedium), ("utm_campaign", utmCampaign)].compactMap { name, value in value.map { (name: name, value: $0) } }
+        let utm = [("utm_source", utmSource), ("utm_medium", utmMedium), ("utm_campaign", utmCampaign)].compactMap { name, value in
+            value.map { (name: name, value: $0) }
+        }
         let path = try Self.build(linkRule, values: parsed, utm: utm)
         let linkHost = host.flatMap(HostLookup.normalize).flatMap { site.lists(host: $0) ? $0 : nil } ?? site.primaryHost
         let appURL = try Self.appURL(of: path, site: site, rule: rule)

@@ -11,6 +11,9 @@ struct Linkhost: AsyncParsableCommand {
             1 when the server fails at run time, 64 when the command line itself is malformed.
             """,
         version: LinkhostCLIVersion.text,
-        subcommands: [ServeCommand.self, AASACommand.self, RoutesCommand.self, LinkCommand.self, DevCertCommand.self, ProbeCommand.self, MatchCommand.self, CheckCommand.self, LogCommand.self, StatsCommand.self]
+        subcommands: [
+            ServeCommand.self, AASACommand.self, RoutesCommand.self, LinkCommand.self, DevCertCommand.self, ProbeCommand.self, MatchCommand.self,
+            CheckCommand.self, LogCommand.self, StatsCommand.self,
+        ]
     )
 }

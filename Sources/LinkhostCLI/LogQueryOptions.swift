@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import LinkhostKit
 import LinkLog
+import LinkhostKit
 
 /// Where the log is and which rows to look at: shared by `log` and `stats`.
 struct LogQueryOptions: ParsableArguments {

@@ -1,6 +1,6 @@
 import ArgumentParser
-import LinkhostKit
 import LinkRules
+import LinkhostKit
 import OrderedJSON
 
 /// `linkhost routes`: every link rule of a site (or all sites), in matching order, with the link

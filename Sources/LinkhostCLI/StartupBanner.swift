@@ -16,7 +16,8 @@ struct StartupBanner {
         // A certificate from `linkhost dev-cert` sits beside its CA; curl must be told to trust that CA.
         var trust = ""
         if let certificate = configuration.server.tls?.certificatePath {
-            let authority = ((certificate as NSString).deletingLastPathComponent as NSString).appendingPathComponent(DevCertificateAuthority.certificateFileName)
+            let authority = ((certificate as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
+                DevCertificateAuthority.certificateFileName)
             if FileManager.default.fileExists(atPath: authority) { trust = " --cacert \(authority)" }
         }
         for site in configuration.sites {
@@ -24,7 +25,10 @@ struct StartupBanner {
             for host in site.hosts {
                 let probeHost = host.hasPrefix("*.") ? "www" + host.dropFirst(1) : host
                 for base in server.baseURLs {
-                    let client = base.hasPrefix("https") ? "curl -sI\(trust) --resolve \(probeHost):\(server.tlsPort):127.0.0.1 https://\(probeHost):\(server.tlsPort)" : "curl -sI -H 'Host: \(probeHost)' \(base)"
+                    let client =
+                        base.hasPrefix("https")
+                        ? "curl -sI\(trust) --resolve \(probeHost):\(server.tlsPort):127.0.0.1 https://\(probeHost):\(server.tlsPort)"
+                        : "curl -sI -H 'Host: \(probeHost)' \(base)"
                     lines.append("  \(client)/.well-known/apple-app-site-association")
                 }
             }

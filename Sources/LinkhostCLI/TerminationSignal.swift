@@ -52,6 +52,6 @@ final class TerminationSignal: @unchecked Sendable {
     }
 
     deinit {
-        sources.forEach { $0.cancel() }
+        for source in sources { source.cancel() }
     }
 }

@@ -81,9 +81,15 @@ private struct Reader {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)
         case UInt8(ascii: "["): return try parseArray(depth: depth)
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         case UInt8(ascii: "'"): throw error("strings must use double quotes, not single quotes")
         case UInt8(ascii: "/"): throw error("comments are not allowed in JSON")
@@ -266,12 +272,20 @@ private struct Reader {
         var upperBound: UInt8 = 0xBF
         switch lead {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lowerBound = 0xA0
+        case 0xE0:
+            length = 3
+            lowerBound = 0xA0
         case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; upperBound = 0x9F
-        case 0xF0: length = 4; lowerBound = 0x90
+        case 0xED:
+            length = 3
+            upperBound = 0x9F
+        case 0xF0:
+            length = 4
+            lowerBound = 0x90
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; upperBound = 0x8F
+        case 0xF4:
+            length = 4
+            upperBound = 0x8F
         default: throw errorAt(index, "the byte 0x\(hex(lead)) is not valid UTF-8; save the file as UTF-8")
         }
         guard index + length <= bytes.count else {

@@ -57,8 +57,8 @@ public final class ChildProcess: Sendable {
         let cArguments = argv.map { strdup($0) } + [nil]
         let cEnvironment = environmentPairs.map { strdup($0) } + [nil]
         defer {
-            cArguments.forEach { free($0) }
-            cEnvironment.forEach { free($0) }
+            for argument in cArguments { free(argument) }
+            for variable in cEnvironment { free(variable) }
         }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, program, &actions, &attributes, cArguments, cEnvironment)

@@ -61,8 +61,9 @@ struct AppleExampleTests {
         ("https://example.com/buy/thing#some_other_product", .none),
     ])
     func myGreatProductExample(url: String, expected: AASADecision) throws {
-        let matcher = try Fixtures.components(##"[{"/": "/buy/*", "#": "my_great_product_123"}]"##,
-                                              entryDefaults: #"{"caseSensitive": false}"#)
+        let matcher = try Fixtures.components(
+            ##"[{"/": "/buy/*", "#": "my_great_product_123"}]"##,
+            entryDefaults: #"{"caseSensitive": false}"#)
         #expect(try matcher.decision(url) == expected)
     }
 
@@ -79,8 +80,9 @@ struct AppleExampleTests {
         ("https://example.com/EN_US/pizza/", .none),
     ])
     func langRegionFoodExample(url: String, expected: AASADecision) throws {
-        let matcher = try Fixtures.component(#"{"/": "/$(lang)_$(region)/$(food)/"}"#,
-                                             variables: #"{"food": ["burrito", "pizza", "sushi", "samosa"]}"#)
+        let matcher = try Fixtures.component(
+            #"{"/": "/$(lang)_$(region)/$(food)/"}"#,
+            variables: #"{"food": ["burrito", "pizza", "sushi", "samosa"]}"#)
         #expect(try matcher.decision(url) == expected)
     }
 
@@ -93,11 +95,11 @@ struct AppleExampleTests {
     ])
     func archivedGuideLegacyPaths(url: String, expected: AASADecision, app: String, path: Int) throws {
         let json = """
-        {"applinks": {"apps": [], "details": [
-            {"appID": "9JA89QQLNQ.com.apple.wwdc", "paths": ["/wwdc/news/", "NOT /videos/wwdc/2010/*", "/videos/wwdc/201?/*"]},
-            {"appID": "ABCD1234.com.apple.wwdc", "paths": ["*"]}
-        ]}}
-        """
+            {"applinks": {"apps": [], "details": [
+                {"appID": "9JA89QQLNQ.com.apple.wwdc", "paths": ["/wwdc/news/", "NOT /videos/wwdc/2010/*", "/videos/wwdc/201?/*"]},
+                {"appID": "ABCD1234.com.apple.wwdc", "paths": ["*"]}
+            ]}}
+            """
         let result = try Fixtures.matcher(json).match(url, options: AASAMatchOptions(appID: app))
         #expect(result.decision == expected)
         #expect(result.ruleKind == .legacyPath)
@@ -105,7 +107,8 @@ struct AppleExampleTests {
     }
 
     @Test func archivedGuideWildcardNeedsOneCharacterForQuestionMark() throws {
-        let matcher = try Fixtures.matcher(#"{"applinks": {"apps": [], "details": [{"appID": "9JA89QQLNQ.com.apple.wwdc", "paths": ["/videos/wwdc/201?/*"]}]}}"#)
+        let matcher = try Fixtures.matcher(
+            #"{"applinks": {"apps": [], "details": [{"appID": "9JA89QQLNQ.com.apple.wwdc", "paths": ["/videos/wwdc/201?/*"]}]}}"#)
         #expect(try matcher.decision("https://example.com/videos/wwdc/2019/x") == .match)
         #expect(try matcher.decision("https://example.com/videos/wwdc/20199/x") == .none)
         #expect(try matcher.decision("https://example.com/videos/wwdc/2020/x") == .none)
@@ -121,7 +124,8 @@ struct AppleExampleTests {
         ("https://example.com/help/website/x?articleNumber=1234&articleName=Wifi", .exclude),
     ])
     func wwdc19ArticleExample(url: String, expected: AASADecision) throws {
-        let matcher = try Fixtures.components("""
+        let matcher = try Fixtures.components(
+            """
             [{"/": "/help/website/*", "exclude": true},
              {"/": "/help/*", "?": {"articleNumber": "????", "articleName": "?*"}}]
             """)
@@ -162,8 +166,9 @@ struct AppleExampleTests {
         ("https://example.com/food/pizza", .none),
     ])
     func wwdc20CanadianFoodVariable(url: String, expected: AASADecision) throws {
-        let matcher = try Fixtures.component(#"{"/": "/food/$(Canadian food)", "percentEncoded": false}"#,
-                                             variables: #"{"Canadian food": ["poutine", "nanaimo bar", "butter tart"]}"#)
+        let matcher = try Fixtures.component(
+            #"{"/": "/food/$(Canadian food)", "percentEncoded": false}"#,
+            variables: #"{"Canadian food": ["poutine", "nanaimo bar", "butter tart"]}"#)
         #expect(try matcher.decision(url) == expected)
     }
 }

@@ -20,8 +20,10 @@ struct ExplanationTests {
     @Test(arguments: [
         ("/member.php?action=edit&userid=1", #"query item "action" is "edit", which does not match "getinfo""#),
         ("/member.php?action=getinfo&userid=", #"query item "userid" is empty; pattern "?*" needs at least one character"#),
-        ("/member.php?action=getinfo&action=edit&userid=1",
-         #"query item "action" appears 2 times and occurrence 2 is "edit", which does not match "getinfo" (every occurrence must match)"#),
+        (
+            "/member.php?action=getinfo&action=edit&userid=1",
+            #"query item "action" appears 2 times and occurrence 2 is "edit", which does not match "getinfo" (every occurrence must match)"#
+        ),
         ("/member.php?userid=1", #"query item "action" is absent; pattern "getinfo" expects exactly that text"#),
     ])
     func missNamesTheFailingQueryItem(path: String, fragment: String) throws {
@@ -57,10 +59,11 @@ struct ExplanationTests {
     @Test func swcutilLinesFollowTheRecordedWording() throws {
         let matcher = try Fixtures.matcher(Fixtures.appleOverview)
         let matched = try matcher.match("https://example.com/buy/42", options: AASAMatchOptions(domain: "example.com"))
-        #expect(matched.swcutilVerifyLines() == [
-            #"{ s = applinks, a = ABCDE12345.com.example.app, d = example.com }: Pattern "https://example.com/buy/42" matched."#,
-            #"{ s = applinks, a = ABCDE12345.com.example.app2, d = example.com }: Pattern "https://example.com/buy/42" matched."#,
-        ])
+        #expect(
+            matched.swcutilVerifyLines() == [
+                #"{ s = applinks, a = ABCDE12345.com.example.app, d = example.com }: Pattern "https://example.com/buy/42" matched."#,
+                #"{ s = applinks, a = ABCDE12345.com.example.app2, d = example.com }: Pattern "https://example.com/buy/42" matched."#,
+            ])
         let blocked = try matcher.match("https://example.com/buy/42#no_universal_links", options: AASAMatchOptions(domain: "example.com"))
         #expect(blocked.swcutilVerifyLines().first?.hasSuffix(#"Pattern "https://example.com/buy/42#no_universal_links" blocked match."#) == true)
         let missed = try matcher.match("https://example.com/nothing")

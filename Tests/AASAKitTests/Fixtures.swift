@@ -14,8 +14,10 @@ enum Fixtures {
     }
 
     /// A file with one entry for ``app`` whose `components` array is `componentsJSON`.
-    static func components(_ componentsJSON: String, variables: String? = nil, entryDefaults: String? = nil,
-                           domainDefaults: String? = nil) throws -> AASAMatcher {
+    static func components(
+        _ componentsJSON: String, variables: String? = nil, entryDefaults: String? = nil,
+        domainDefaults: String? = nil
+    ) throws -> AASAMatcher {
         var appLinks: [String] = []
         if let variables { appLinks.append("\"substitutionVariables\": \(variables)") }
         if let domainDefaults { appLinks.append("\"defaults\": \(domainDefaults)") }
@@ -31,75 +33,75 @@ enum Fixtures {
 
     /// Seed 000: the Awful AASA, components and comments as written in the seed.
     static let awful = """
-    {
-        "applinks": {
-            "details": [
-                {
-                    "appIDs": ["TEAMID.com.awfulapp.Awful"],
-                    "components": [
-                        { "comment": "Forum display pages", "/": "/forumdisplay.php", "?": { "forumid": "?*" } },
-                        { "comment": "Thread pages", "/": "/showthread.php", "?": { "threadid": "?*" } },
-                        { "comment": "Post links", "/": "/showthread.php", "?": { "goto": "post", "postid": "?*" } },
-                        { "comment": "User profiles", "/": "/member.php", "?": { "action": "getinfo", "userid": "?*" } },
-                        { "comment": "Ban list and rap sheets", "/": "/banlist.php" }
-                    ]
-                }
-            ]
+        {
+            "applinks": {
+                "details": [
+                    {
+                        "appIDs": ["TEAMID.com.awfulapp.Awful"],
+                        "components": [
+                            { "comment": "Forum display pages", "/": "/forumdisplay.php", "?": { "forumid": "?*" } },
+                            { "comment": "Thread pages", "/": "/showthread.php", "?": { "threadid": "?*" } },
+                            { "comment": "Post links", "/": "/showthread.php", "?": { "goto": "post", "postid": "?*" } },
+                            { "comment": "User profiles", "/": "/member.php", "?": { "action": "getinfo", "userid": "?*" } },
+                            { "comment": "Ban list and rap sheets", "/": "/banlist.php" }
+                        ]
+                    }
+                ]
+            }
         }
-    }
-    """
+        """
 
     /// Rowhni's invite links.
     static let rowhni = """
-    {
-        "applinks": {
-            "details": [
-                {
-                    "appIDs": ["ABCDE12345.com.rowhni.app"],
-                    "components": [ { "/": "/addfriend*" }, { "/": "/joingroup*" } ]
-                }
-            ]
+        {
+            "applinks": {
+                "details": [
+                    {
+                        "appIDs": ["ABCDE12345.com.rowhni.app"],
+                        "components": [ { "/": "/addfriend*" }, { "/": "/joingroup*" } ]
+                    }
+                ]
+            }
         }
-    }
-    """
+        """
 
     /// Seed 004: the legacy shape, `details` keyed by app ID, with the empty `apps` array.
     static let legacyRecipes = """
-    {
-      "applinks": {
-        "apps": [],
-        "details": {
-          "6QA73RGQR2.com.donny.recipes": {
-            "paths": [
-              "/recipes/*/",
-              "/search/"
-            ]
+        {
+          "applinks": {
+            "apps": [],
+            "details": {
+              "6QA73RGQR2.com.donny.recipes": {
+                "paths": [
+                  "/recipes/*/",
+                  "/search/"
+                ]
+              }
+            }
           }
         }
-      }
-    }
-    """
+        """
 
     /// Apple's "Supporting associated domains" example file.
     static let appleOverview = """
-    {
-      "applinks": {
-        "details": [
-          {
-            "appIDs": ["ABCDE12345.com.example.app", "ABCDE12345.com.example.app2"],
-            "components": [
-              { "#": "no_universal_links", "exclude": true, "comment": "Matches any URL with a fragment that equals no_universal_links and instructs the system not to open it as a universal link." },
-              { "/": "/buy/*", "comment": "Matches any URL with a path that starts with /buy/." },
-              { "/": "/help/website/*", "exclude": true, "comment": "Matches any URL with a path that starts with /help/website/ and instructs the system not to open it as a universal link." },
-              { "/": "/help/*", "?": { "articleNumber": "????" }, "comment": "Matches any URL with a path that starts with /help/ and that has a query item with name 'articleNumber' and a value of exactly four characters." }
+        {
+          "applinks": {
+            "details": [
+              {
+                "appIDs": ["ABCDE12345.com.example.app", "ABCDE12345.com.example.app2"],
+                "components": [
+                  { "#": "no_universal_links", "exclude": true, "comment": "Matches any URL with a fragment that equals no_universal_links and instructs the system not to open it as a universal link." },
+                  { "/": "/buy/*", "comment": "Matches any URL with a path that starts with /buy/." },
+                  { "/": "/help/website/*", "exclude": true, "comment": "Matches any URL with a path that starts with /help/website/ and instructs the system not to open it as a universal link." },
+                  { "/": "/help/*", "?": { "articleNumber": "????" }, "comment": "Matches any URL with a path that starts with /help/ and that has a query item with name 'articleNumber' and a value of exactly four characters." }
+                ]
+              }
             ]
-          }
-        ]
-      },
-      "webcredentials": { "apps": ["ABCDE12345.com.example.app"] },
-      "appclips": { "apps": ["ABCED12345.com.example.MyApp.Clip"] }
-    }
-    """
+          },
+          "webcredentials": { "apps": ["ABCDE12345.com.example.app"] },
+          "appclips": { "apps": ["ABCED12345.com.example.MyApp.Clip"] }
+        }
+        """
 }
 
 extension AASAMatcher {

@@ -5,8 +5,10 @@ import Testing
 /// Arbitrary and mutated bytes must parse, validate and match without trapping.
 @Suite("Fuzzing")
 struct FuzzTests {
-    static let seeds = [Fixtures.awful, Fixtures.rowhni, Fixtures.legacyRecipes, Fixtures.appleOverview,
-        ##"{"applinks": {"substitutionVariables": {"f": ["a*", "b?"], "bad(": []}, "defaults": {"caseSensitive": false}, "details": [{"appID": "X.y", "appIDs": ["ABCDE12345.a.b"], "components": [{"/": "/$(f)/$(lang)_$(region)", "?": {"k": "$(digit)"}, "#": "$(unterminated"}], "paths": ["NOT /a", "*"]}]}}"##]
+    static let seeds = [
+        Fixtures.awful, Fixtures.rowhni, Fixtures.legacyRecipes, Fixtures.appleOverview,
+        ##"{"applinks": {"substitutionVariables": {"f": ["a*", "b?"], "bad(": []}, "defaults": {"caseSensitive": false}, "details": [{"appID": "X.y", "appIDs": ["ABCDE12345.a.b"], "components": [{"/": "/$(f)/$(lang)_$(region)", "?": {"k": "$(digit)"}, "#": "$(unterminated"}], "paths": ["NOT /a", "*"]}]}}"##,
+    ]
     static let urls = ["https://example.com/a/b?c=1&c=2#f", "https://example.com", "/x%2Fy?%zz=%", "https://[::1]:8080/p?q#"]
 
     static func exercise(_ bytes: [UInt8]) {
@@ -84,7 +86,8 @@ struct FuzzTests {
 
     @Test func hugeVariableExpansionIsBounded() throws {
         let values = (0..<3_000).map { "\"value\($0)-with-some-length\"" }.joined(separator: ",")
-        let json = #"{"applinks": {"substitutionVariables": {"v": [\#(values)]}, "details": [{"appIDs": ["ABCDE12345.a.b"], "components": [{"/": "/$(v)/$(v)/$(v)"}, {"/": "/ok"}]}]}}"#
+        let json =
+            #"{"applinks": {"substitutionVariables": {"v": [\#(values)]}, "details": [{"appIDs": ["ABCDE12345.a.b"], "components": [{"/": "/$(v)/$(v)/$(v)"}, {"/": "/ok"}]}]}}"#
         let report = AASAValidator().validate(bytes: Array(json.utf8))
         #expect(report.findings(.patternTooComplex).count == 1)
         let matcher = AASAMatcher(try #require(report.document))

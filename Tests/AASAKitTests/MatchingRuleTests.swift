@@ -150,11 +150,11 @@ struct MatchingRuleTests {
     // §3.9 across details entries
     @Test func rule9FirstEntryDecidesItsApps() throws {
         let json = """
-        {"applinks": {"details": [
-            {"appIDs": ["ABCDE12345.com.example.one"], "components": [{"/": "/one/*"}]},
-            {"appIDs": ["ABCDE12345.com.example.two"], "components": [{"/": "*"}]}
-        ]}}
-        """
+            {"applinks": {"details": [
+                {"appIDs": ["ABCDE12345.com.example.one"], "components": [{"/": "/one/*"}]},
+                {"appIDs": ["ABCDE12345.com.example.two"], "components": [{"/": "*"}]}
+            ]}}
+            """
         let matcher = try Fixtures.matcher(json)
         let first = try matcher.match("https://example.com/one/1")
         #expect(first.decision == .match)

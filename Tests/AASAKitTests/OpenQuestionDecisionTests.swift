@@ -6,11 +6,11 @@ import Testing
 @Suite("Open questions (spec §6)")
 struct OpenQuestionDecisionTests {
     static let twoApps = """
-    {"applinks": {"details": [
-        {"appIDs": ["ABCDE12345.com.example.a"], "components": [{"/": "/shared/*", "exclude": true}]},
-        {"appIDs": ["ABCDE12345.com.example.b"], "components": [{"/": "/shared/*"}]}
-    ]}}
-    """
+        {"applinks": {"details": [
+            {"appIDs": ["ABCDE12345.com.example.a"], "components": [{"/": "/shared/*", "exclude": true}]},
+            {"appIDs": ["ABCDE12345.com.example.b"], "components": [{"/": "/shared/*"}]}
+        ]}}
+        """
 
     // §6.1 an exclusion for app A in entry 0 does not stop entry 1 matching for app B.
     @Test func crossAppExclusionOnlyBlocksItsOwnApps() throws {
@@ -28,11 +28,11 @@ struct OpenQuestionDecisionTests {
     // §6.1 the same app in several entries keeps the first entry's decision.
     @Test func sameAppInSeveralEntriesKeepsTheFirstDecision() throws {
         let json = """
-        {"applinks": {"details": [
-            {"appIDs": ["ABCDE12345.com.example.a"], "components": [{"/": "/x", "exclude": true}]},
-            {"appIDs": ["ABCDE12345.com.example.a"], "components": [{"/": "*"}]}
-        ]}}
-        """
+            {"applinks": {"details": [
+                {"appIDs": ["ABCDE12345.com.example.a"], "components": [{"/": "/x", "exclude": true}]},
+                {"appIDs": ["ABCDE12345.com.example.a"], "components": [{"/": "*"}]}
+            ]}}
+            """
         let matcher = try Fixtures.matcher(json)
         let blocked = try matcher.match("https://example.com/x")
         #expect(blocked.decision == .exclude)
@@ -101,8 +101,9 @@ struct OpenQuestionDecisionTests {
         let domainQuery = try Fixtures.components(##"[{"#": "*"}]"##, domainDefaults: ##"{"?": {"id": "??"}}"##)
         #expect(try domainQuery.decision("https://example.com/bar?id=7") == .none)
         #expect(try domainQuery.decision("https://example.com/bar?id=77") == .match)
-        let appOverridesDomain = try Fixtures.components(#"[{"/": "/A"}]"#, entryDefaults: #"{"caseSensitive": true}"#,
-                                                         domainDefaults: #"{"caseSensitive": false}"#)
+        let appOverridesDomain = try Fixtures.components(
+            #"[{"/": "/A"}]"#, entryDefaults: #"{"caseSensitive": true}"#,
+            domainDefaults: #"{"caseSensitive": false}"#)
         #expect(try appOverridesDomain.decision("https://example.com/a") == .none)
         let componentOverridesApp = try Fixtures.components(#"[{"/": "/A", "caseSensitive": false}]"#, entryDefaults: #"{"caseSensitive": true}"#)
         #expect(try componentOverridesApp.decision("https://example.com/a") == .match)
@@ -147,7 +148,8 @@ struct OpenQuestionDecisionTests {
 
     // §6.9 appID and appIDs together: the union.
     @Test func appIDAndAppIDsAreUnited() throws {
-        let json = #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.a", "appIDs": ["ABCDE12345.com.example.b", "ABCDE12345.com.example.a"], "components": [{"/": "*"}]}]}}"#
+        let json =
+            #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.a", "appIDs": ["ABCDE12345.com.example.b", "ABCDE12345.com.example.a"], "components": [{"/": "*"}]}]}}"#
         let document = try Fixtures.document(json)
         #expect(document.appLinks?.details.first?.appIDs == ["ABCDE12345.com.example.a", "ABCDE12345.com.example.b"])
         let result = try AASAMatcher(document).match("https://example.com/x")
@@ -157,7 +159,8 @@ struct OpenQuestionDecisionTests {
 
     // §6.9 an entry with neither components nor paths matches nothing and is reported.
     @Test func entryWithoutRulesMatchesNothing() throws {
-        let json = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.a"]}, {"appIDs": ["ABCDE12345.com.example.b"], "components": [{"/": "/x"}]}]}}"#
+        let json =
+            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.a"]}, {"appIDs": ["ABCDE12345.com.example.b"], "components": [{"/": "/x"}]}]}}"#
         let document = try Fixtures.document(json)
         #expect(document.diagnostics.map(\.code) == [.entryWithoutRules])
         let matcher = AASAMatcher(document)

@@ -19,30 +19,31 @@ struct ParserTests {
 
     @Test func readsDefaultsVariablesAndQueryForms() throws {
         let json = """
-        {"applinks": {"defaults": {"caseSensitive": false}, "substitutionVariables": {"food": ["a", "b"]},
-          "details": [{"appIDs": ["ABCDE12345.a.b"], "defaults": {"percentEncoded": false},
-            "components": [{"?": "x=1"}, {"?": {"k": "v"}}, {"?": {"k": 1}}]}]},
-         "activitycontinuation": {"apps": ["ABCDE12345.a.b"]}}
-        """
+            {"applinks": {"defaults": {"caseSensitive": false}, "substitutionVariables": {"food": ["a", "b"]},
+              "details": [{"appIDs": ["ABCDE12345.a.b"], "defaults": {"percentEncoded": false},
+                "components": [{"?": "x=1"}, {"?": {"k": "v"}}, {"?": {"k": 1}}]}]},
+             "activitycontinuation": {"apps": ["ABCDE12345.a.b"]}}
+            """
         let document = try Fixtures.document(json)
         let appLinks = try #require(document.appLinks)
         #expect(appLinks.defaults?.caseSensitive == false)
         #expect(appLinks.substitutionVariables["food"] == ["a", "b"])
         #expect(appLinks.details.first?.defaults?.percentEncoded == false)
-        #expect(appLinks.details.first?.components?.map(\.query) == [
-            .string("x=1"), .items([AASAQueryItemPattern(name: "k", pattern: "v")]), .ignoredDictionary(offendingName: "k"),
-        ])
+        #expect(
+            appLinks.details.first?.components?.map(\.query) == [
+                .string("x=1"), .items([AASAQueryItemPattern(name: "k", pattern: "v")]), .ignoredDictionary(offendingName: "k"),
+            ])
         #expect(document.activityContinuation?.apps == ["ABCDE12345.a.b"])
     }
 
     @Test func brokenEntriesAndComponentsAreSkippedNotFatal() throws {
         let json = """
-        {"applinks": {"details": [
-            5,
-            {"appIDs": [1, "ABCDE12345.a.b"], "components": [{"/": 3}, "x", {"/": "/ok"}], "paths": [true, "/p"]},
-            {"components": [{"/": "/orphan"}]}
-        ]}}
-        """
+            {"applinks": {"details": [
+                5,
+                {"appIDs": [1, "ABCDE12345.a.b"], "components": [{"/": 3}, "x", {"/": "/ok"}], "paths": [true, "/p"]},
+                {"components": [{"/": "/orphan"}]}
+            ]}}
+            """
         let document = try Fixtures.document(json)
         let details = try #require(document.appLinks?.details)
         #expect(details.count == 1)
@@ -50,9 +51,12 @@ struct ParserTests {
         #expect(details.first?.appIDs == ["ABCDE12345.a.b"])
         #expect(details.first?.components?.map(\.index) == [2])
         #expect(details.first?.paths?.map(\.text) == ["/p"])
-        #expect(document.diagnostics.map(\.path) == ["applinks.details[0]", "applinks.details[1].appIDs[0]",
-            #"applinks.details[1].components[0]["/"]"#, "applinks.details[1].components[1]", "applinks.details[1].paths[0]",
-            "applinks.details[2]"])
+        #expect(
+            document.diagnostics.map(\.path) == [
+                "applinks.details[0]", "applinks.details[1].appIDs[0]",
+                #"applinks.details[1].components[0]["/"]"#, "applinks.details[1].components[1]", "applinks.details[1].paths[0]",
+                "applinks.details[2]",
+            ])
         let result = try AASAMatcher(document).match("https://example.com/ok")
         #expect(result.detailsIndex == 1)
         #expect(result.componentIndex == 2)

@@ -19,8 +19,9 @@ struct SeedFileTests {
         ("/banlist.php?userid=123", 4),
     ])
     func awfulTableRows(path: String, component: Int) throws {
-        let result = try Fixtures.matcher(Fixtures.awful).match("https://forums.somethingawful.com\(path)",
-                                                               options: AASAMatchOptions(domain: "forums.somethingawful.com"))
+        let result = try Fixtures.matcher(Fixtures.awful).match(
+            "https://forums.somethingawful.com\(path)",
+            options: AASAMatchOptions(domain: "forums.somethingawful.com"))
         #expect(result.decision == .match)
         #expect(result.detailsIndex == 0)
         #expect(result.componentIndex == component)

@@ -46,35 +46,48 @@ struct ValidatorTests {
         Case(.wrongType, .error, "applinks.details[0].components[0].exclude", component(#"{"/": "/a", "exclude": "yes"}"#)),
         Case(.noAppLinks, .warning, "$", #"{"webcredentials": {"apps": ["ABCDE12345.com.example.app"]}}"#),
         Case(.noDetails, .warning, "applinks.details", #"{"applinks": {"details": []}}"#),
-        Case(.malformedAppID, .error, "applinks.details[0].appIDs[1]",
-             #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app", "com.example.app"], "components": [{"/": "/a"}]}]}}"#),
+        Case(
+            .malformedAppID, .error, "applinks.details[0].appIDs[1]",
+            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app", "com.example.app"], "components": [{"/": "/a"}]}]}}"#),
         Case(.unusualTeamID, .warning, "applinks.details[0].appID", #"{"applinks": {"details": [{"appID": "TEAMID.com.example.app", "paths": ["/a"]}]}}"#),
-        Case(.appIDAndAppIDs, .warning, "applinks.details[0]",
-             #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.app", "appIDs": ["ABCDE12345.com.example.app"], "paths": ["/a"]}]}}"#),
+        Case(
+            .appIDAndAppIDs, .warning, "applinks.details[0]",
+            #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.app", "appIDs": ["ABCDE12345.com.example.app"], "paths": ["/a"]}]}}"#),
         Case(.entryWithoutApp, .error, "applinks.details[0]", #"{"applinks": {"details": [{"components": [{"/": "/a"}]}]}}"#),
         Case(.entryWithoutRules, .warning, "applinks.details[0]", entry(#""defaults": {"caseSensitive": false}"#)),
         Case(.pathsBesideComponents, .warning, "applinks.details[0].paths", entry(#""components": [{"/": "/a"}], "paths": ["/b"]"#)),
-        Case(.appInSeveralEntries, .warning, "applinks.details[1]",
-             #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.app", "paths": ["/a"]}, {"appID": "ABCDE12345.com.example.app", "paths": ["/b"]}]}}"#),
+        Case(
+            .appInSeveralEntries, .warning, "applinks.details[1]",
+            #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.app", "paths": ["/a"]}, {"appID": "ABCDE12345.com.example.app", "paths": ["/b"]}]}}"#),
         Case(.legacyDetailsDictionary, .warning, "applinks.details", #"{"applinks": {"details": {"ABCDE12345.com.example.app": {"paths": ["/a"]}}}}"#),
-        Case(.legacyAppsNotEmpty, .warning, "applinks.apps",
-             #"{"applinks": {"apps": ["ABCDE12345.com.example.app"], "details": [{"appID": "ABCDE12345.com.example.app", "paths": ["/a"]}]}}"#),
+        Case(
+            .legacyAppsNotEmpty, .warning, "applinks.apps",
+            #"{"applinks": {"apps": ["ABCDE12345.com.example.app"], "details": [{"appID": "ABCDE12345.com.example.app", "paths": ["/a"]}]}}"#),
         Case(.shadowedRule, .warning, "applinks.details[0].components[1]", component(#"{"/": "/a/*"}, {"/": "/a/b"}"#)),
         Case(.wholeSiteCatchAll, .warning, "applinks.details[0].components[0]", component(#"{"/": "*"}"#)),
         Case(.nonStringQueryPredicate, .error, #"applinks.details[0].components[0]["?"].flag"#, component(#"{"/": "/a", "?": {"id": "1", "flag": true}}"#)),
         Case(.nonASCIIPatternWhileEncoded, .warning, #"applinks.details[0].components[0]["/"]"#, component(#"{"/": "/哈哈/*"}"#)),
-        Case(.patternTooComplex, .error, ##"applinks.details[0].components[0]["#"]"##,
-             ##"{"applinks": {"substitutionVariables": {"v": [\##((0..<2_000).map { "\"long-value-number-\($0)\"" }.joined(separator: ","))]}, "details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a", "#": "$(v)$(v)"}]}]}}"##),
+        Case(
+            .patternTooComplex, .error, ##"applinks.details[0].components[0]["#"]"##,
+            ##"{"applinks": {"substitutionVariables": {"v": [\##((0..<2_000).map { "\"long-value-number-\($0)\"" }.joined(separator: ","))]}, "details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a", "#": "$(v)$(v)"}]}]}}"##
+        ),
         Case(.unknownVariable, .error, #"applinks.details[0].components[0]["?"].id"#, component(#"{"/": "/a", "?": {"id": "$(nope)"}}"#)),
         Case(.unterminatedVariable, .error, #"applinks.details[0].components[0]["/"]"#, component(#"{"/": "/a/$(lang"}"#)),
-        Case(.variableInVariableValue, .error, "applinks.substitutionVariables.v[1]",
-             #"{"applinks": {"substitutionVariables": {"v": ["a", "$(lang)"]}, "details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/$(v)"}]}]}}"#),
-        Case(.invalidVariableName, .error, #"applinks.substitutionVariables["bad(name"]"#,
-             #"{"applinks": {"substitutionVariables": {"bad(name": ["x"]}, "details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a"}]}]}}"#),
-        Case(.variableShadowsPredefined, .warning, "applinks.substitutionVariables.alpha",
-             #"{"applinks": {"substitutionVariables": {"alpha": ["x"]}, "details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/$(alpha)"}]}]}}"#),
-        Case(.emptyVariable, .warning, "applinks.substitutionVariables.v",
-             #"{"applinks": {"substitutionVariables": {"v": []}, "details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/$(v)"}]}]}}"#),
+        Case(
+            .variableInVariableValue, .error, "applinks.substitutionVariables.v[1]",
+            #"{"applinks": {"substitutionVariables": {"v": ["a", "$(lang)"]}, "details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/$(v)"}]}]}}"#
+        ),
+        Case(
+            .invalidVariableName, .error, #"applinks.substitutionVariables["bad(name"]"#,
+            #"{"applinks": {"substitutionVariables": {"bad(name": ["x"]}, "details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a"}]}]}}"#
+        ),
+        Case(
+            .variableShadowsPredefined, .warning, "applinks.substitutionVariables.alpha",
+            #"{"applinks": {"substitutionVariables": {"alpha": ["x"]}, "details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/$(alpha)"}]}]}}"#
+        ),
+        Case(
+            .emptyVariable, .warning, "applinks.substitutionVariables.v",
+            #"{"applinks": {"substitutionVariables": {"v": []}, "details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/$(v)"}]}]}}"#),
     ]
 
     @Test(arguments: cases)
@@ -156,7 +169,8 @@ struct ValidatorTests {
         (".com.example.app", .malformedAppID),
     ])
     func appIDFormats(appID: String, expected: AASAValidationCode?) {
-        let json = #"{"webcredentials": {"apps": ["\#(appID)"]}, "applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a"}]}]}}"#
+        let json =
+            #"{"webcredentials": {"apps": ["\#(appID)"]}, "applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a"}]}]}}"#
         let report = AASAValidator().validate(bytes: Array(json.utf8))
         let codes = report.findings.map(\.code).filter { $0 == .unusualTeamID || $0 == .malformedAppID }
         #expect(codes == (expected.map { [$0] } ?? []))
@@ -169,10 +183,14 @@ struct ValidatorTests {
     }
 
     @Test func unknownKeysAreReportedAtEveryLevel() {
-        let json = #"{"applink": {}, "applinks": {"detail": [], "details": [{"appId": "x", "appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a", "Exclude": true}], "defaults": {"flag": 1}}]}, "webcredentials": {"app": []}}"#
+        let json =
+            #"{"applink": {}, "applinks": {"detail": [], "details": [{"appId": "x", "appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a", "Exclude": true}], "defaults": {"flag": 1}}]}, "webcredentials": {"app": []}}"#
         let paths = AASAValidator().validate(bytes: Array(json.utf8)).findings(.unknownKey).map(\.path)
-        #expect(paths == ["applink", "applinks.detail", "applinks.details[0].appId",
-                          "applinks.details[0].components[0].Exclude", "applinks.details[0].defaults.flag", "webcredentials.app"])
+        #expect(
+            paths == [
+                "applink", "applinks.detail", "applinks.details[0].appId",
+                "applinks.details[0].components[0].Exclude", "applinks.details[0].defaults.flag", "webcredentials.app",
+            ])
     }
 
     @Test func findingDescriptionIsOneLine() throws {

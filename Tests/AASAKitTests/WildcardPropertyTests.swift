@@ -1,5 +1,6 @@
-@testable import AASAKit
 import Testing
+
+@testable import AASAKit
 
 /// The compiled matcher must agree with the naive reference on thousands of random cases.
 @Suite("Wildcard matching properties")

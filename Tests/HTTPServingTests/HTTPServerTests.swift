@@ -97,7 +97,8 @@ struct HTTPServerTests {
         var configuration = HTTPServerConfiguration(threadCount: 1)
         configuration.maximumBodySize = 1000
         let server = try startServer(configuration) { request in
-            HTTPResponse(status: 200, contentType: "text/plain", text: "got \(request.body.count) bytes: \(String(decoding: request.body.prefix(5), as: UTF8.self))")
+            HTTPResponse(
+                status: 200, contentType: "text/plain", text: "got \(request.body.count) bytes: \(String(decoding: request.body.prefix(5), as: UTF8.self))")
         }
         defer { server.stop() }
         let small = try RawHTTPClient(port: server.port).request("POST", "/", body: Array("hello world".utf8))
@@ -165,7 +166,8 @@ struct HTTPServerTests {
     @Test func refusesInvalidSettingsAndAddresses() {
         let badThreads = HTTPServer(configuration: HTTPServerConfiguration(threadCount: 0), responder: ClosureResponder { _ in HTTPResponse(status: 204) })
         #expect(throws: HTTPServerError.invalidConfiguration("threadCount 0 is outside 1...256")) { try badThreads.start() }
-        let badAddress = HTTPServer(configuration: HTTPServerConfiguration(address: "example.com"), responder: ClosureResponder { _ in HTTPResponse(status: 204) })
+        let badAddress = HTTPServer(
+            configuration: HTTPServerConfiguration(address: "example.com"), responder: ClosureResponder { _ in HTTPResponse(status: 204) })
         #expect {
             try badAddress.start()
         } throws: { error in
@@ -174,9 +176,11 @@ struct HTTPServerTests {
     }
 
     @Test func servesOverIPv6Loopback() throws {
-        let server = HTTPServer(configuration: HTTPServerConfiguration(address: "::1", threadCount: 1), responder: ClosureResponder { request in
-            HTTPResponse(status: 200, contentType: "text/plain", text: request.clientAddress ?? "-")
-        })
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(address: "::1", threadCount: 1),
+            responder: ClosureResponder { request in
+                HTTPResponse(status: 200, contentType: "text/plain", text: request.clientAddress ?? "-")
+            })
         do {
             try server.start()
         } catch {

@@ -51,7 +51,8 @@ struct ServerLifecycleStressTests {
                 if (round + index) % 4 == 0 {
                     var configuration = HTTPServerConfiguration(threadCount: 2)
                     configuration.tls = TLSCredentials(certificateChainPEM: "not a certificate", privateKeyPEM: "not a key")
-                    let server = HTTPServer(configuration: configuration, logger: Self.quietLogger, responder: ClosureResponder { _ in HTTPResponse(status: 204) })
+                    let server = HTTPServer(
+                        configuration: configuration, logger: Self.quietLogger, responder: ClosureResponder { _ in HTTPResponse(status: 204) })
                     do {
                         try server.start()
                         serverFailures.withLock { $0.append("a server with an unusable key started") }

@@ -15,22 +15,43 @@ struct ClientClassifierTests {
         ("WhatsApp/2.24.8.78 A", .linkPreview),
         ("WhatsApp/2.23.20.0 i", .linkPreview),
         // Apple Messages' link preview fetcher.
-        ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_11_1) AppleWebKit/601.2.4 (KHTML, like Gecko) Version/9.0.1 Safari/601.2.4 facebookexternalhit/1.1 Facebot Twitterbot/1.0", .linkPreview),
+        (
+            "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_11_1) AppleWebKit/601.2.4 (KHTML, like Gecko) Version/9.0.1 Safari/601.2.4 facebookexternalhit/1.1 Facebot Twitterbot/1.0",
+            .linkPreview
+        ),
         ("Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)", .linkPreview),
         ("TelegramBot (like TwitterBot)", .linkPreview),
         ("Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)", .linkPreview),
-        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 327.0.3.22.91 (iPhone15,2; iOS 17_4; en_US; en; scale=3.00; 1179x2556; 589612196)", .inAppBrowser),
-        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/458.0.0.40.108;FBBV/590000000]", .inAppBrowser),
-        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) GSA/311.0.622470953 Mobile/15E148 Safari/604.1", .inAppBrowser),
-        ("Mozilla/5.0 (Linux; Android 13; SM-S911B Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/123.0 Mobile Safari/537.36", .inAppBrowser),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 327.0.3.22.91 (iPhone15,2; iOS 17_4; en_US; en; scale=3.00; 1179x2556; 589612196)",
+            .inAppBrowser
+        ),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/458.0.0.40.108;FBBV/590000000]",
+            .inAppBrowser
+        ),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) GSA/311.0.622470953 Mobile/15E148 Safari/604.1",
+            .inAppBrowser
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 13; SM-S911B Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/123.0 Mobile Safari/537.36",
+            .inAppBrowser
+        ),
         ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Safari Line/14.4.0", .inAppBrowser),
         ("curl/8.5.0", .bot),
         ("Wget/1.21.4", .bot),
         ("python-requests/2.31.0", .bot),
         ("Go-http-client/1.1", .bot),
-        ("Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", .bot),
+        (
+            "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+            .bot
+        ),
         ("Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", .bot),
-        ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)", .bot),
+        (
+            "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)",
+            .bot
+        ),
         ("SomeCrawler/3.0", .bot),
         ("", .unknown),
         (nil, .unknown),
@@ -44,9 +65,10 @@ struct ClientClassifierTests {
 
     @Test("class names are the stored strings")
     func rawValues() {
-        #expect(ClientClass.allCases.map(\.rawValue) == [
-            "aasa-bot", "apple-cfnetwork", "link-preview", "in-app-browser", "ios", "android", "desktop", "bot", "unknown",
-        ])
+        #expect(
+            ClientClass.allCases.map(\.rawValue) == [
+                "aasa-bot", "apple-cfnetwork", "link-preview", "in-app-browser", "ios", "android", "desktop", "bot", "unknown",
+            ])
     }
 }
 

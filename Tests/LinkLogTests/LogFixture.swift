@@ -20,15 +20,16 @@ final class LogFixture {
         retentionInterval: Duration = .seconds(3600),
         busyTimeout: Duration = .seconds(5)
     ) throws -> LogWriter {
-        try LogWriter(configuration: LogWriterConfiguration(
-            databasePath: path ?? databasePath,
-            queueCapacity: capacity,
-            retentionDays: retentionDays,
-            retentionInterval: retentionInterval,
-            initialRetryDelay: .milliseconds(20),
-            maximumRetryDelay: .milliseconds(100),
-            busyTimeout: busyTimeout
-        ))
+        try LogWriter(
+            configuration: LogWriterConfiguration(
+                databasePath: path ?? databasePath,
+                queueCapacity: capacity,
+                retentionDays: retentionDays,
+                retentionInterval: retentionInterval,
+                initialRetryDelay: .milliseconds(20),
+                maximumRetryDelay: .milliseconds(100),
+                busyTimeout: busyTimeout
+            ))
     }
 
     /// Writes `records` through a writer that is then stopped.

@@ -12,8 +12,11 @@ struct LogReaderTests {
             Sample.record(at: base, path: "/1", rule: "addfriend", utmSource: "newsletter", utmMedium: "email", utmCampaign: "spring", clientClass: "ios"),
             Sample.record(at: base + 1000, path: "/2", rule: "joingroup", utmSource: "newsletter", utmCampaign: "autumn", clientClass: "android"),
             Sample.record(at: base + 2000, path: "/3", kind: "aasa", rule: nil, clientClass: "aasa-bot"),
-            Sample.record(at: base + day, site: "awful", host: "forums.somethingawful.com", path: "/4", rule: "thread", utmSource: "twitter", clientClass: "desktop"),
-            Sample.record(at: base + day + 1000, site: "awful", host: "forums.somethingawful.com", path: "/5", kind: "not_found", rule: nil, status: 404, clientClass: "bot"),
+            Sample.record(
+                at: base + day, site: "awful", host: "forums.somethingawful.com", path: "/4", rule: "thread", utmSource: "twitter", clientClass: "desktop"),
+            Sample.record(
+                at: base + day + 1000, site: "awful", host: "forums.somethingawful.com", path: "/5", kind: "not_found", rule: nil, status: 404,
+                clientClass: "bot"),
             Sample.record(at: base - day, path: "/6", kind: "bad_link", rule: "addfriend", status: 400, clientClass: "ios"),
         ])
     }
@@ -52,7 +55,13 @@ struct LogReaderTests {
         (.rule, [StatsRow(key: nil, hits: 2), StatsRow(key: "addfriend", hits: 2), StatsRow(key: "joingroup", hits: 1), StatsRow(key: "thread", hits: 1)]),
         (.kind, [StatsRow(key: "fallback", hits: 3), StatsRow(key: "aasa", hits: 1), StatsRow(key: "bad_link", hits: 1), StatsRow(key: "not_found", hits: 1)]),
         (.host, [StatsRow(key: "rowhni.com", hits: 4), StatsRow(key: "forums.somethingawful.com", hits: 2)]),
-        (.client, [StatsRow(key: "ios", hits: 2), StatsRow(key: "aasa-bot", hits: 1), StatsRow(key: "android", hits: 1), StatsRow(key: "bot", hits: 1), StatsRow(key: "desktop", hits: 1)]),
+        (
+            .client,
+            [
+                StatsRow(key: "ios", hits: 2), StatsRow(key: "aasa-bot", hits: 1), StatsRow(key: "android", hits: 1), StatsRow(key: "bot", hits: 1),
+                StatsRow(key: "desktop", hits: 1),
+            ]
+        ),
         (.utmSource, [StatsRow(key: nil, hits: 3), StatsRow(key: "newsletter", hits: 2), StatsRow(key: "twitter", hits: 1)]),
         (.utmMedium, [StatsRow(key: nil, hits: 5), StatsRow(key: "email", hits: 1)]),
         (.utmCampaign, [StatsRow(key: nil, hits: 4), StatsRow(key: "autumn", hits: 1), StatsRow(key: "spring", hits: 1)]),
@@ -94,7 +103,8 @@ struct LogReaderTests {
 
     @Test("dimension and format names are listed for the CLI")
     func names() {
-        #expect(StatsDimension.allCases.map(\.rawValue) == ["rule", "kind", "host", "client", "utm_source", "utm_medium", "utm_campaign", "day", "site", "status"])
+        #expect(
+            StatsDimension.allCases.map(\.rawValue) == ["rule", "kind", "host", "client", "utm_source", "utm_medium", "utm_campaign", "day", "site", "status"])
         #expect(OutputFormat.allCases.map(\.rawValue) == ["table", "json", "csv"])
         #expect(HitColumn(rawValue: "user_agent") == .userAgent)
     }

@@ -8,9 +8,10 @@ struct LogWriterTests {
     @Test("every field lands in its column; UTM values in their own, tracked parameters as a JSON object")
     func columns() throws {
         let fixture = try LogFixture()
-        var record = Sample.record(utmSource: "newsletter", utmMedium: "email", utmCampaign: "spring",
-                                   parameters: [("from", "qrcode"), ("ref", "a\"b")],
-                                   userAgent: "curl/8.5.0", clientClass: "bot", clientAddress: "203.0.113.0")
+        var record = Sample.record(
+            utmSource: "newsletter", utmMedium: "email", utmCampaign: "spring",
+            parameters: [("from", "qrcode"), ("ref", "a\"b")],
+            userAgent: "curl/8.5.0", clientClass: "bot", clientAddress: "203.0.113.0")
         record.utmTerm = "invite"
         record.utmContent = "button"
         record.referrer = "https://example.com/"

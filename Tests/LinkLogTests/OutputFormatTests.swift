@@ -16,21 +16,23 @@ struct OutputFormatTests {
 
     @Test("JSON: one array, one object per line, numbers bare, null for NULL")
     func json() {
-        #expect(OutputFormat.json.render(Self.stats) == """
-            [
-              {"rule":"addfriend","hits":3},
-              {"rule":"(none)","hits":1}
-            ]
+        #expect(
+            OutputFormat.json.render(Self.stats) == """
+                [
+                  {"rule":"addfriend","hits":3},
+                  {"rule":"(none)","hits":1}
+                ]
 
-            """)
-        #expect(JSONFormatter().format(Self.awkward) == """
-            [
-              {"name":"plain","n":1,"note":null},
-              {"name":"a,b","n":-20,"note":"say \\"hi\\""},
-              {"name":"two\\nlines","n":"x","note":"tab\\there ü"}
-            ]
+                """)
+        #expect(
+            JSONFormatter().format(Self.awkward) == """
+                [
+                  {"name":"plain","n":1,"note":null},
+                  {"name":"a,b","n":-20,"note":"say \\"hi\\""},
+                  {"name":"two\\nlines","n":"x","note":"tab\\there ü"}
+                ]
 
-            """)
+                """)
         #expect(JSONFormatter().format(ResultTable(columns: [.init(name: "a")], rows: [])) == "[]\n")
     }
 
@@ -48,27 +50,30 @@ struct OutputFormatTests {
 
     @Test("table: aligned columns, numbers to the right, no trailing spaces")
     func table() {
-        #expect(OutputFormat.table.render(Self.stats) == """
-            rule       hits
-            ---------  ----
-            addfriend     3
-            (none)        1
+        #expect(
+            OutputFormat.table.render(Self.stats) == """
+                rule       hits
+                ---------  ----
+                addfriend     3
+                (none)        1
 
-            """)
-        #expect(TableFormatter().format(Self.awkward) == """
-            name         n  note
-            ---------  ---  ----------
-            plain        1
-            a,b        -20  say "hi"
-            two\u{FFFD}lines    x  tab\u{FFFD}here ü
+                """)
+        #expect(
+            TableFormatter().format(Self.awkward) == """
+                name         n  note
+                ---------  ---  ----------
+                plain        1
+                a,b        -20  say "hi"
+                two\u{FFFD}lines    x  tab\u{FFFD}here ü
 
-            """)
+                """)
     }
 
     @Test("table: a wide listing fits the width, long cells cut with …", arguments: [40, 80, 120])
     func tableFitsWidth(width: Int) throws {
         let fixture = try LogFixture()
-        let userAgent = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+        let userAgent =
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
         let longPath = "/showthread.php?threadid=456&pagenumber=2&userid=7&noseen=1&utm_source=newsletter&utm_campaign=spring-launch-2026"
         try fixture.write([
             Sample.record(
@@ -113,17 +118,20 @@ struct OutputFormatTests {
         let fixture = try LogFixture()
         try fixture.write([Sample.record(parameters: [("from", "qrcode")])])
         let table = ResultTable(hits: try fixture.reader().rows())
-        #expect(table.columns.map(\.name) == [
-            "id", "time", "ts_ms", "site", "host", "method", "path", "kind", "rule", "status", "duration_us",
-            "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "params", "referrer",
-            "user_agent", "client_class", "client_addr",
-        ])
-        let json = OutputFormat.json.render(ResultTable(hits: try fixture.reader().rows(), columns: [.time, .timestampMilliseconds, .status, .params, .referrer]))
-        #expect(json == """
-            [
-              {"time":"2026-11-01T10:00:00.000Z","ts_ms":1793527200000,"status":200,"params":"{\\"from\\":\\"qrcode\\"}","referrer":null}
-            ]
+        #expect(
+            table.columns.map(\.name) == [
+                "id", "time", "ts_ms", "site", "host", "method", "path", "kind", "rule", "status", "duration_us",
+                "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "params", "referrer",
+                "user_agent", "client_class", "client_addr",
+            ])
+        let json = OutputFormat.json.render(
+            ResultTable(hits: try fixture.reader().rows(), columns: [.time, .timestampMilliseconds, .status, .params, .referrer]))
+        #expect(
+            json == """
+                [
+                  {"time":"2026-11-01T10:00:00.000Z","ts_ms":1793527200000,"status":200,"params":"{\\"from\\":\\"qrcode\\"}","referrer":null}
+                ]
 
-            """)
+                """)
     }
 }

@@ -1,6 +1,6 @@
 import LinkLog
-import Testing
 import TestSupport
+import Testing
 
 @Suite("SQLite layer")
 struct SQLiteLayerTests {

@@ -1,7 +1,7 @@
 import Foundation
 import LinkLog
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Secret hasher")
 struct SecretHasherTests {
@@ -60,8 +60,10 @@ struct SecretHasherTests {
         let hasher = SecretHasher(key: Array(repeating: 1, count: 32))
         var record = Sample.record()
         record.takeParameters(
-            from: [("code", "ABC123"), ("utm_source", "newsletter"), ("utm_source", "second"), ("from", "qrcode"),
-                   ("utm_campaign", "spring"), ("session", "private"), ("from", "other")],
+            from: [
+                ("code", "ABC123"), ("utm_source", "newsletter"), ("utm_source", "second"), ("from", "qrcode"),
+                ("utm_campaign", "spring"), ("session", "private"), ("from", "other"),
+            ],
             tracked: ["from"], secret: ["code"], hasher: hasher
         )
         #expect(record.utmSource == "newsletter")

@@ -11,8 +11,9 @@ struct SecretStorageTests {
         let writer = try fixture.writer()
         for index in 0..<50 {
             var record = Sample.record(at: Sample.baseTime + Int64(index))
-            record.takeParameters(from: [("code", secret), ("utm_source", "qr"), ("from", "qrcode")],
-                                  tracked: ["from"], secret: ["code"], hasher: hasher)
+            record.takeParameters(
+                from: [("code", secret), ("utm_source", "qr"), ("from", "qrcode")],
+                tracked: ["from"], secret: ["code"], hasher: hasher)
             writer.enqueue(record)
         }
         #expect(writer.drain())

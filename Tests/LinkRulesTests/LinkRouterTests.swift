@@ -13,24 +13,45 @@ enum SampleRules {
 
     static let forum = LinkRouter(
         rules: [
-            rule("post", "/showthread.php", [LinkParameter(name: "goto", constraint: .fixed("post")), LinkParameter(name: "postid", constraint: .typed(.id, required: true))], "awful://posts/{postid}"),
-            rule("threadPage", "/showthread.php", [LinkParameter(name: "threadid", constraint: .typed(.id, required: true)), LinkParameter(name: "pagenumber", constraint: .typed(.page, required: true))], "awful://threads/{threadid}/pages/{pagenumber}"),
-            rule("thread", "/showthread.php", [LinkParameter(name: "threadid", constraint: .typed(.id, required: true)), LinkParameter(name: "perpage", constraint: .typed(.id, required: false))], "awful://threads/{threadid}?perpage={perpage}"),
-            rule("profileShort", "/member.php", [LinkParameter(name: "action", constraint: .absent), LinkParameter(name: "userid", constraint: .typed(.id, required: true))], "awful://users/{userid}"),
-            rule("invite", "/addfriend", [LinkParameter(name: "code", constraint: .typed(.inviteCode, required: true), isSecret: true)], "rowhni://addfriend?code={code}"),
+            rule(
+                "post", "/showthread.php",
+                [LinkParameter(name: "goto", constraint: .fixed("post")), LinkParameter(name: "postid", constraint: .typed(.id, required: true))],
+                "awful://posts/{postid}"),
+            rule(
+                "threadPage", "/showthread.php",
+                [
+                    LinkParameter(name: "threadid", constraint: .typed(.id, required: true)),
+                    LinkParameter(name: "pagenumber", constraint: .typed(.page, required: true)),
+                ], "awful://threads/{threadid}/pages/{pagenumber}"),
+            rule(
+                "thread", "/showthread.php",
+                [
+                    LinkParameter(name: "threadid", constraint: .typed(.id, required: true)),
+                    LinkParameter(name: "perpage", constraint: .typed(.id, required: false)),
+                ], "awful://threads/{threadid}?perpage={perpage}"),
+            rule(
+                "profileShort", "/member.php",
+                [LinkParameter(name: "action", constraint: .absent), LinkParameter(name: "userid", constraint: .typed(.id, required: true))],
+                "awful://users/{userid}"),
+            rule(
+                "invite", "/addfriend", [LinkParameter(name: "code", constraint: .typed(.inviteCode, required: true), isSecret: true)],
+                "rowhni://addfriend?code={code}"),
         ],
         passThrough: [LinkParameter(name: "noseen", constraint: .typed(.flag, required: false))]
     )
 
     static let textbook = LinkRouter(rules: [
-        rule("familyMember", "/familymember/{name}/", [LinkParameter(name: "name", location: .path, constraint: .typed(.slug, required: true))], "mustc://FamilyMember/{name}"),
+        rule(
+            "familyMember", "/familymember/{name}/", [LinkParameter(name: "name", location: .path, constraint: .typed(.slug, required: true))],
+            "mustc://FamilyMember/{name}"),
         rule("movie", "/movie/{name}", [LinkParameter(name: "name", location: .path, constraint: .typed(.text, required: true))], "mustc://Movie/{name}"),
         rule("recipe", "/recipes/{id}/", [LinkParameter(name: "id", location: .path, constraint: .typed(.id, required: true))], "recipes://recipes/{id}"),
-        rule("searchTerm", "/search/{term}", [LinkParameter(name: "term", location: .path, constraint: .typed(.text, required: true))], "cookpad://search?q={term}"),
+        rule(
+            "searchTerm", "/search/{term}", [LinkParameter(name: "term", location: .path, constraint: .typed(.text, required: true))],
+            "cookpad://search?q={term}"),
         rule("search", "/search/", [LinkParameter(name: "q", constraint: .typed(.text, required: true))], "recipes://search?q={q}"),
     ])
 }
-
 
 @Suite("Routing links to rules")
 struct LinkRouterTests {
@@ -52,7 +73,8 @@ struct LinkRouterTests {
     }
 
     @Test func aMalformedValueIsABrokenLinkOfTheMatchingRuleNotAnotherRule() {
-        #expect(problem(SampleRules.forum, "/showthread.php", "threadid=456&pagenumber=x")! == ("threadPage", .malformed(parameter: "pagenumber", expected: .page)))
+        #expect(
+            problem(SampleRules.forum, "/showthread.php", "threadid=456&pagenumber=x")! == ("threadPage", .malformed(parameter: "pagenumber", expected: .page)))
         #expect(problem(SampleRules.forum, "/showthread.php", "threadid=4x")! == ("thread", .malformed(parameter: "threadid", expected: .id)))
         #expect(problem(SampleRules.forum, "/showthread.php", "threadid=1&perpage=x")! == ("thread", .malformed(parameter: "perpage", expected: .id)))
     }
@@ -158,7 +180,9 @@ struct AASAGeneratorTests {
     }
 
     @Test func caseInsensitiveRulesSaySo() {
-        let rule = SampleRules.rule("r", "/Movie/{name}", [LinkParameter(name: "name", location: .path, constraint: .typed(.text, required: true))], "m://x/{name}", caseSensitive: false)
+        let rule = SampleRules.rule(
+            "r", "/Movie/{name}", [LinkParameter(name: "name", location: .path, constraint: .typed(.text, required: true))], "m://x/{name}",
+            caseSensitive: false)
         #expect(AASAGenerator.component(for: rule)["caseSensitive"] == false)
     }
 }

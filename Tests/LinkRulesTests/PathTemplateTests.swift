@@ -93,7 +93,9 @@ struct AppURLTemplateTests {
         #expect(template.expand(["threadid": "456", "pagenumber": "2"], extraQuery: [("noseen", "1")]) == "awful://threads/456/pages/2?noseen=1")
         #expect(template.expand(["threadid": "456"]) == nil)
         // A value can neither add path segments nor query items nor a fragment.
-        #expect(template.expand(["threadid": "1/../../x", "pagenumber": "2?evil=1#f", "userid": "7&admin=1"]) == "awful://threads/1%2F..%2F..%2Fx/pages/2%3Fevil%3D1%23f?userid=7%26admin%3D1")
+        #expect(
+            template.expand(["threadid": "1/../../x", "pagenumber": "2?evil=1#f", "userid": "7&admin=1"])
+                == "awful://threads/1%2F..%2F..%2Fx/pages/2%3Fevil%3D1%23f?userid=7%26admin%3D1")
     }
 
     @Test(arguments: ["rowhni:addfriend", "://x", "1abc://x", "app://x#frag", "no scheme"])

@@ -7,7 +7,9 @@ import Testing
 /// The shipped config, listening on an ephemeral loopback port with two worker threads, checked by
 /// the loader like any file. The hit log goes to `logDatabase`, or is off, so no test writes into the
 /// repository; `settings` replaces values by dotted path (`"server.publicDirectory"`).
-func shippedConfiguration(unknownHost: UnknownHostPolicy = .notFound, logDatabase: String? = nil, settings: [String: JSONValue] = [:]) throws -> LinkhostConfiguration {
+func shippedConfiguration(unknownHost: UnknownHostPolicy = .notFound, logDatabase: String? = nil, settings: [String: JSONValue] = [:]) throws
+    -> LinkhostConfiguration
+{
     var document = try JSONParser().parse(Array(try Data(contentsOf: URL(fileURLWithPath: ProjectPaths.shippedConfig))))
     var replaced: [String: JSONValue] = ["server.limits.threads": 2, "log.enabled": .bool(logDatabase != nil)]
     if case .site(let id) = unknownHost { replaced["server.unknownHost"] = .string(id) }
@@ -140,7 +142,10 @@ struct AASAHostingTests {
         #expect(response.header("Allow") == "GET, HEAD")
     }
 
-    @Test(arguments: ["/", "/nothing-here", "/.well-known/apple-app-site-association/", "/.well-known/apple-app-site-association.json", "/.WELL-KNOWN/apple-app-site-association", "/AddFriend?code=TEST123"])
+    @Test(arguments: [
+        "/", "/nothing-here", "/.well-known/apple-app-site-association/", "/.well-known/apple-app-site-association.json",
+        "/.WELL-KNOWN/apple-app-site-association", "/AddFriend?code=TEST123",
+    ])
     func unknownPathsGet404(path: String) throws {
         let server = try startedServer(try shippedConfiguration())
         defer { server.stop() }

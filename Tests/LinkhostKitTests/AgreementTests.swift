@@ -1,7 +1,7 @@
 import AASAKit
 import Foundation
-import LinkhostKit
 import LinkRules
+import LinkhostKit
 import TestSupport
 import Testing
 
@@ -49,7 +49,8 @@ struct AgreementTests {
                 case .page(let match):
                     #expect(result.decision == .match, "\(url)")
                     #expect(result.componentIndex == site.router.rules.firstIndex(of: match.rule), "\(url)")
-                case .badLink(let rule, let problem) where [.malformed(parameter: problem.parameter, expected: .id), .repeated(parameter: problem.parameter)].contains(problem)
+                case .badLink(let rule, let problem)
+                where [.malformed(parameter: problem.parameter, expected: .id), .repeated(parameter: problem.parameter)].contains(problem)
                     || { if case .malformed = problem { true } else { false } }():
                     #expect(result.decision == .match, "\(url)")
                     #expect(result.componentIndex == site.router.rules.firstIndex(of: rule), "\(url)")
@@ -66,7 +67,8 @@ struct AgreementTests {
         // Seed 000's own file served for the forums: it does not open /member.php?userid=123
         // (its component needs action=getinfo), which a rule serves.
         let original = try String(contentsOfFile: ProjectPaths.shippedConfig, encoding: .utf8)
-        let patched = original.replacingOccurrences(of: "\"passThrough\": {", with: "\"aasa\": {\"file\": \"\(ProjectPaths.root)/Tests/Fixtures/seed000-aasa.json\"},\n            \"passThrough\": {")
+        let patched = original.replacingOccurrences(
+            of: "\"passThrough\": {", with: "\"aasa\": {\"file\": \"\(ProjectPaths.root)/Tests/Fixtures/seed000-aasa.json\"},\n            \"passThrough\": {")
         #expect(patched != original)
         let found = problems(in: patched)
         #expect(found.map(\.code) == ["LH001"])
@@ -76,7 +78,8 @@ struct AgreementTests {
     }
 
     @Test func extraComponentsMustNotOpenLinksWithoutPagesUnlessAllowed() throws {
-        let site = exampleSite.replacingOccurrences(of: #""links": ["#, with: #""aasa": {"extraComponents": [{"/": "/admin/*"}, {"/": "/x/9*", "exclude": true}]}, "links": ["#)
+        let site = exampleSite.replacingOccurrences(
+            of: #""links": ["#, with: #""aasa": {"extraComponents": [{"/": "/admin/*"}, {"/": "/x/9*", "exclude": true}]}, "links": ["#)
         let found = problems(in: configText(sites: [site]))
         #expect(found.map(\.code).sorted() == ["LH002", "LH003"] || found.map(\.code).sorted() == ["LH003"])
         #expect(found.contains { $0.code == "LH003" && $0.problem.contains("opens links such as /admin/") })
@@ -89,7 +92,8 @@ struct AgreementTests {
     }
 
     @Test func anEarlierExtraComponentThatTakesARulesLinksIsLH002() throws {
-        let site = exampleSite.replacingOccurrences(of: #""links": ["#, with: #""aasa": {"allowComponentsWithoutPages": true, "extraComponents": [{"/": "/x/*", "comment": "too broad"}]}, "links": ["#)
+        let site = exampleSite.replacingOccurrences(
+            of: #""links": ["#, with: #""aasa": {"allowComponentsWithoutPages": true, "extraComponents": [{"/": "/x/*", "comment": "too broad"}]}, "links": ["#)
         let found = problems(in: configText(sites: [site]))
         #expect(found.map(\.code) == ["LH002"])
         #expect(found.first?.problem.contains("through applinks.details[0].components[0]") == true)

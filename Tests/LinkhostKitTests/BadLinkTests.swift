@@ -22,26 +22,40 @@ struct BadLinkTests {
     init() throws { shared = try SharedServer() }
 
     static let broken: [BrokenLink] = [
-        BrokenLink(host: "rowhni.com", target: "/addfriend", rule: "addfriend",
-                   english: "This invite link is incomplete: it has no code.", german: "Dieser Einladungslink ist unvollständig: „Code“ fehlt."),
-        BrokenLink(host: "rowhni.com", target: "/addfriend?code=", rule: "addfriend",
-                   english: "This invite link is incomplete: it has no code.", german: "Dieser Einladungslink ist unvollständig: „Code“ fehlt."),
-        BrokenLink(host: "rowhni.com", target: "/joingroup?code=A", rule: "joingroup",
-                   english: "This group link is broken: the code must be 4 to 32 letters and digits.", german: "Dieser Gruppen-Link ist ungültig: „Code“ muss 4 bis 32 Buchstaben und Ziffern sein."),
-        BrokenLink(host: "rowhni.com", target: "/addfriend?code=ABC123&code=XYZ789", rule: "addfriend",
-                   english: "This invite link is broken: it has more than one code.", german: "Dieser Einladungslink ist ungültig: „Code“ kommt mehrfach vor."),
-        BrokenLink(host: ProductTables.awful, target: "/showthread.php?threadid=abc", rule: "thread",
-                   english: "This thread link is broken: the thread id must be a number (digits only).", german: "Dieser Thread-Link ist ungültig: „Thread-ID“ muss eine Zahl (nur Ziffern) sein."),
-        BrokenLink(host: ProductTables.awful, target: "/showthread.php?threadid=456&pagenumber=0", rule: "threadPage",
-                   english: "This thread link is broken: the page number must be a page number (1 or more), “last” or “unread”.", german: "Dieser Thread-Link ist ungültig: „Seitenzahl“ muss eine Seitenzahl (ab 1), „last“ oder „unread“ sein."),
-        BrokenLink(host: ProductTables.awful, target: "/showthread.php", rule: "thread",
-                   english: "This thread link is incomplete: it has no thread id.", german: "Dieser Thread-Link ist unvollständig: „Thread-ID“ fehlt."),
-        BrokenLink(host: ProductTables.awful, target: "/showthread.php?goto=post", rule: "post",
-                   english: "This post link is incomplete: it has no post id.", german: "Dieser Beitragslink ist unvollständig: „Beitrags-ID“ fehlt."),
-        BrokenLink(host: ProductTables.awful, target: "/member.php?action=edit&userid=1", rule: "profile",
-                   english: "This profile link is broken: action must be “getinfo”.", german: "Dieser Profillink ist ungültig: action muss „getinfo“ sein."),
-        BrokenLink(host: ProductTables.awful, target: "/forumdisplay.php?forumid=12345678901234567890", rule: "forum",
-                   english: "This forum link is broken: the forum id must be a number (digits only).", german: "Dieser Forenlink ist ungültig: „Forum-ID“ muss eine Zahl (nur Ziffern) sein."),
+        BrokenLink(
+            host: "rowhni.com", target: "/addfriend", rule: "addfriend",
+            english: "This invite link is incomplete: it has no code.", german: "Dieser Einladungslink ist unvollständig: „Code“ fehlt."),
+        BrokenLink(
+            host: "rowhni.com", target: "/addfriend?code=", rule: "addfriend",
+            english: "This invite link is incomplete: it has no code.", german: "Dieser Einladungslink ist unvollständig: „Code“ fehlt."),
+        BrokenLink(
+            host: "rowhni.com", target: "/joingroup?code=A", rule: "joingroup",
+            english: "This group link is broken: the code must be 4 to 32 letters and digits.",
+            german: "Dieser Gruppen-Link ist ungültig: „Code“ muss 4 bis 32 Buchstaben und Ziffern sein."),
+        BrokenLink(
+            host: "rowhni.com", target: "/addfriend?code=ABC123&code=XYZ789", rule: "addfriend",
+            english: "This invite link is broken: it has more than one code.", german: "Dieser Einladungslink ist ungültig: „Code“ kommt mehrfach vor."),
+        BrokenLink(
+            host: ProductTables.awful, target: "/showthread.php?threadid=abc", rule: "thread",
+            english: "This thread link is broken: the thread id must be a number (digits only).",
+            german: "Dieser Thread-Link ist ungültig: „Thread-ID“ muss eine Zahl (nur Ziffern) sein."),
+        BrokenLink(
+            host: ProductTables.awful, target: "/showthread.php?threadid=456&pagenumber=0", rule: "threadPage",
+            english: "This thread link is broken: the page number must be a page number (1 or more), “last” or “unread”.",
+            german: "Dieser Thread-Link ist ungültig: „Seitenzahl“ muss eine Seitenzahl (ab 1), „last“ oder „unread“ sein."),
+        BrokenLink(
+            host: ProductTables.awful, target: "/showthread.php", rule: "thread",
+            english: "This thread link is incomplete: it has no thread id.", german: "Dieser Thread-Link ist unvollständig: „Thread-ID“ fehlt."),
+        BrokenLink(
+            host: ProductTables.awful, target: "/showthread.php?goto=post", rule: "post",
+            english: "This post link is incomplete: it has no post id.", german: "Dieser Beitragslink ist unvollständig: „Beitrags-ID“ fehlt."),
+        BrokenLink(
+            host: ProductTables.awful, target: "/member.php?action=edit&userid=1", rule: "profile",
+            english: "This profile link is broken: action must be “getinfo”.", german: "Dieser Profillink ist ungültig: action muss „getinfo“ sein."),
+        BrokenLink(
+            host: ProductTables.awful, target: "/forumdisplay.php?forumid=12345678901234567890", rule: "forum",
+            english: "This forum link is broken: the forum id must be a number (digits only).",
+            german: "Dieser Forenlink ist ungültig: „Forum-ID“ muss eine Zahl (nur Ziffern) sein."),
     ]
 
     @Test(arguments: broken, ["en", "de"])
@@ -49,9 +63,10 @@ struct BadLinkTests {
         let response = try shared.get(link.target, host: link.host, language: language)
         #expect(response.status == 400)
         let page = HTMLProbe(response.text)
-        let message = try #require(response.text.range(of: "<p class=\"message\" role=\"alert\">").map { range in
-            HTMLProbe.decodeEntities(String(response.text[range.upperBound...].prefix { $0 != "<" }))
-        })
+        let message = try #require(
+            response.text.range(of: "<p class=\"message\" role=\"alert\">").map { range in
+                HTMLProbe.decodeEntities(String(response.text[range.upperBound...].prefix { $0 != "<" }))
+            })
         #expect(message == (language == "de" ? link.german : link.english))
         #expect(response.text.contains("data-rule=\"\(link.rule)\""))
         let scheme = link.host == "rowhni.com" ? "rowhni" : "awful"
@@ -83,7 +98,8 @@ struct BadLinkTests {
     @Test func rowhniSpeaksGermanByDefaultAndTheForumsEnglish() throws {
         #expect(try shared.get("/addfriend?code=TEST123", host: "rowhni.com").header("Content-Language") == "de")
         #expect(try shared.get("/banlist.php", host: ProductTables.awful).header("Content-Language") == "en")
-        #expect(try shared.get("/addfriend?code=TEST123", host: "rowhni.com", language: "fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7").header("Content-Language") == "en")
+        #expect(
+            try shared.get("/addfriend?code=TEST123", host: "rowhni.com", language: "fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7").header("Content-Language") == "en")
         #expect(try shared.get("/addfriend?code=TEST123", host: "rowhni.com", language: "en;q=0, *;q=0.5").header("Content-Language") == "de")
         #expect(try shared.get("/banlist.php", host: ProductTables.awful, language: "de;q=0.4, en;q=0.3").header("Content-Language") == "de")
     }

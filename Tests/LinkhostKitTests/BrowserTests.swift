@@ -21,7 +21,8 @@ struct BrowserTests {
         let folder = try TemporaryDirectory("linkhost-screenshots")
         let screenshots = ProcessInfo.processInfo.environment["LINKHOST_TEST_ARTIFACTS"] ?? folder.path
         try FileManager.default.createDirectory(atPath: screenshots, withIntermediateDirectories: true)
-        let result = try ChildProcess.run(python, [ProjectPaths.root + "/Tests/Browser/browser_check.py", "--port", "\(server.port)", "--out", screenshots], timeoutSeconds: 240)
+        let result = try ChildProcess.run(
+            python, [ProjectPaths.root + "/Tests/Browser/browser_check.py", "--port", "\(server.port)", "--out", screenshots], timeoutSeconds: 240)
         #expect(result.status == 0, "\(result.output)\n\(result.error)")
         let report = try JSONParser().parse(result.output)
         #expect(report["failures"] == .array([]), "\(report["failures"]?.jsonText() ?? "")")

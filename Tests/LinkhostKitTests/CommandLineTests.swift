@@ -40,7 +40,8 @@ struct CommandLineTests {
             #expect(head.output.lowercased().contains("content-type: application/json\r\n"))
             #expect(!head.output.lowercased().contains("location:"))
         }
-        let bot = try ChildProcess.run("curl", ["-s", "-A", "AASA-Bot/1.0.0", "-H", "Host: rowhni.com", "http://127.0.0.1:\(port)/.well-known/apple-app-site-association"])
+        let bot = try ChildProcess.run(
+            "curl", ["-s", "-A", "AASA-Bot/1.0.0", "-H", "Host: rowhni.com", "http://127.0.0.1:\(port)/.well-known/apple-app-site-association"])
         let printed = try ChildProcess.run(ProjectPaths.linkhostBinary, ["aasa", "--host", "rowhni.com", "--config", ProjectPaths.shippedConfig])
         #expect(printed.status == 0)
         #expect(bot.output == printed.output)
@@ -78,7 +79,8 @@ struct CommandLineTests {
     @Test func aBadConfigStopsServeBeforeItListensAndNamesThePath() throws {
         let folder = try TemporaryDirectory()
         let original = try String(contentsOfFile: ProjectPaths.shippedConfig, encoding: .utf8)
-        let broken = original
+        let broken =
+            original
             .replacingOccurrences(of: "\"scheme\": \"rowhni\"", with: "\"scheme\": \"rowhni://\"")
             .replacingOccurrences(of: "\"publicDirectory\": \"Public\"", with: "\"publicDirectory\": \"\(ProjectPaths.root)/Public\"")
         let path = try folder.write("config.json", broken)
@@ -109,7 +111,8 @@ struct CommandLineTests {
 
     @Test func aasaPrintsTheServedBytesAndRefusesUnknownHosts() throws {
         let configuration = try ConfigurationLoader.load(path: ProjectPaths.shippedConfig)
-        let printed = try ChildProcess.run(ProjectPaths.linkhostBinary, ["aasa", "--host", "Archives.SomethingAwful.com", "--config", ProjectPaths.shippedConfig])
+        let printed = try ChildProcess.run(
+            ProjectPaths.linkhostBinary, ["aasa", "--host", "Archives.SomethingAwful.com", "--config", ProjectPaths.shippedConfig])
         #expect(printed.status == 0)
         #expect(Array(printed.output.utf8) == configuration.site(id: "awful")?.aasa.bytes)
         let unknown = try ChildProcess.run(ProjectPaths.linkhostBinary, ["aasa", "--host", "example.org", "--config", ProjectPaths.shippedConfig])
@@ -131,9 +134,11 @@ struct CommandLineTests {
         let folder = try TemporaryDirectory()
         let made = try ChildProcess.run(ProjectPaths.linkhostBinary, ["dev-cert", "--host", "rowhni.com", "--out", folder.path])
         #expect(made.status == 0)
-        let result = try ChildProcess.run(ProjectPaths.linkhostBinary, Self.serveArguments(logFolder: folder, port: 18443) + [
-            "--tls-port", "18443", "--tls-cert", folder.path + "/rowhni.com.pem", "--tls-key", folder.path + "/rowhni.com-key.pem",
-        ])
+        let result = try ChildProcess.run(
+            ProjectPaths.linkhostBinary,
+            Self.serveArguments(logFolder: folder, port: 18443) + [
+                "--tls-port", "18443", "--tls-cert", folder.path + "/rowhni.com.pem", "--tls-key", folder.path + "/rowhni.com-key.pem",
+            ])
         #expect(result.status == 2)
         #expect(result.error.contains("1 problem\n"))
         #expect(result.error.contains("server.tls.port: the HTTPS port 18443 (--tls-port) is also the plain-HTTP port (--port). Fix:"))
@@ -172,7 +177,10 @@ struct RoutesAndLinkCommandTests {
         let result = try ChildProcess.run(ProjectPaths.linkhostBinary, ["routes", "--host", "rowhni.com", "--config", ProjectPaths.shippedConfig])
         #expect(result.status == 0)
         #expect(result.output.contains("site rowhni (rowhni.com): 2 rules"))
-        #expect(result.output.contains("1. addfriend\n   link: /addfriend?code={code}\n   app:  rowhni://addfriend?code={code}\n   aasa: {\"comment\":\"Friend invitations: /addfriend?code=XXXX\",\"/\":\"/addfriend\",\"?\":{\"code\":\"?*\"}}"))
+        #expect(
+            result.output.contains(
+                "1. addfriend\n   link: /addfriend?code={code}\n   app:  rowhni://addfriend?code={code}\n   aasa: {\"comment\":\"Friend invitations: /addfriend?code=XXXX\",\"/\":\"/addfriend\",\"?\":{\"code\":\"?*\"}}"
+            ))
         let all = try ChildProcess.run(ProjectPaths.linkhostBinary, ["routes", "--config", ProjectPaths.shippedConfig])
         #expect(all.output.contains("site awful (forums.somethingawful.com, archives.somethingawful.com): 12 rules"))
         #expect(all.output.contains("passed on to the app when present: noseen"))
@@ -180,11 +188,18 @@ struct RoutesAndLinkCommandTests {
 
     @Test(arguments: [
         (["addfriend", "code=TEST123"], "https://rowhni.com/addfriend?code=TEST123\nrowhni://addfriend?code=TEST123\n"),
-        (["addfriend", "code=ABC123", "--utm-source", "whatsapp", "--utm-medium", "chat", "--utm-campaign", "spring sale"],
-         "https://rowhni.com/addfriend?code=ABC123&utm_source=whatsapp&utm_medium=chat&utm_campaign=spring%20sale\nrowhni://addfriend?code=ABC123\n"),
-        (["threadPageSingleUser", "threadid=456", "pagenumber=2", "userid=7"],
-         "https://forums.somethingawful.com/showthread.php?threadid=456&pagenumber=2&userid=7\nawful://threads/456/pages/2?userid=7\n"),
-        (["post", "postid=789", "--host", "archives.somethingawful.com"], "https://archives.somethingawful.com/showthread.php?goto=post&postid=789\nawful://posts/789\n"),
+        (
+            ["addfriend", "code=ABC123", "--utm-source", "whatsapp", "--utm-medium", "chat", "--utm-campaign", "spring sale"],
+            "https://rowhni.com/addfriend?code=ABC123&utm_source=whatsapp&utm_medium=chat&utm_campaign=spring%20sale\nrowhni://addfriend?code=ABC123\n"
+        ),
+        (
+            ["threadPageSingleUser", "threadid=456", "pagenumber=2", "userid=7"],
+            "https://forums.somethingawful.com/showthread.php?threadid=456&pagenumber=2&userid=7\nawful://threads/456/pages/2?userid=7\n"
+        ),
+        (
+            ["post", "postid=789", "--host", "archives.somethingawful.com"],
+            "https://archives.somethingawful.com/showthread.php?goto=post&postid=789\nawful://posts/789\n"
+        ),
         (["lepersColony"], "https://forums.somethingawful.com/banlist.php\nawful://banlist\n"),
     ])
     func linkPrintsTheUniversalLinkAndTheAppURL(arguments: [String], expected: String) throws {
@@ -226,7 +241,8 @@ struct MatchAndCheckCommandTests {
     /// The issue's acceptance: `linkhost match` answers for both shipped sites as the tables say.
     @Test(arguments: ProductTables.rows)
     func matchAnswersEveryTableRow(row: TableRow) throws {
-        let result = try ChildProcess.run(ProjectPaths.linkhostBinary, ["match", "https://\(row.host)\(row.target)", "--json", "--config", ProjectPaths.shippedConfig])
+        let result = try ChildProcess.run(
+            ProjectPaths.linkhostBinary, ["match", "https://\(row.host)\(row.target)", "--json", "--config", ProjectPaths.shippedConfig])
         #expect(result.status == 0, "\(result.error)")
         let answer = try JSONParser().parse(result.output)
         #expect(answer["decision"] == "match")
@@ -245,19 +261,24 @@ struct MatchAndCheckCommandTests {
         #expect(miss.output.contains("query item \"code\" is absent; pattern \"?*\" needs at least one character"))
         #expect(miss.output.contains("page:     400, broken link of rule addfriend: code is missing"))
         let seed = ProjectPaths.root + "/Tests/Fixtures/seed000-aasa.json"
-        let other = try ChildProcess.run(ProjectPaths.linkhostBinary, ["match", "https://evil.example/showthread.php?threadid=1", "--aasa", seed, "--domain", "forums.somethingawful.com", "--json"])
+        let other = try ChildProcess.run(
+            ProjectPaths.linkhostBinary,
+            ["match", "https://evil.example/showthread.php?threadid=1", "--aasa", seed, "--domain", "forums.somethingawful.com", "--json"])
         #expect(other.status == 0)
         let answer = try JSONParser().parse(other.output)
         #expect(answer["decision"] == "none")
         #expect(answer["details"] == .null)
         #expect(answer["component"] == .null)
-        let legacy = try ChildProcess.run(ProjectPaths.linkhostBinary, ["match", "https://www.donnysrecipes.com/recipes/10/", "--aasa", ProjectPaths.root + "/Tests/Fixtures/seed004-aasa.json", "--json"])
+        let legacy = try ChildProcess.run(
+            ProjectPaths.linkhostBinary,
+            ["match", "https://www.donnysrecipes.com/recipes/10/", "--aasa", ProjectPaths.root + "/Tests/Fixtures/seed004-aasa.json", "--json"])
         let legacyAnswer = try JSONParser().parse(legacy.output)
         #expect(legacyAnswer["decision"] == "match")
         #expect(legacyAnswer["component"] == 0)
         #expect(legacyAnswer["ruleKind"] == "paths")
         #expect(legacyAnswer["app"] == "6QA73RGQR2.com.donny.recipes")
-        let unknownHost = try ChildProcess.run(ProjectPaths.linkhostBinary, ["match", "https://example.org/x", "--config", ProjectPaths.shippedConfig, "--json"])
+        let unknownHost = try ChildProcess.run(
+            ProjectPaths.linkhostBinary, ["match", "https://example.org/x", "--config", ProjectPaths.shippedConfig, "--json"])
         #expect(try JSONParser().parse(unknownHost.output)["decision"] == "none")
     }
 
@@ -288,7 +309,9 @@ struct MatchAndCheckCommandTests {
 
     @Test func checkFailsOnDisagreementsAndReadsAnyAASAFile() throws {
         let folder = try TemporaryDirectory()
-        let bad = try folder.write("config.json", """
+        let bad = try folder.write(
+            "config.json",
+            """
             {"server": {"publicDirectory": "\(ProjectPaths.root)/Public"}, "sites": [{"id": "x", "hosts": ["x.com"],
              "app": {"name": "X", "appIDs": ["ABCDE12345.com.x"], "scheme": "x"},
              "aasa": {"extraComponents": [{"/": "/admin/*"}]},

@@ -83,7 +83,8 @@ struct ConfigurationTests {
     }
 
     @Test func unknownKeysAreNamedWithTheLikelyIntendedKey() {
-        let site = exampleSite.replacingOccurrences(of: "\"appIDs\": [\"ABCDE12345.com.example.app\"], \"scheme\"", with: "\"appIds\": [\"ABCDE12345.com.example.app\"], \"scheme\"")
+        let site = exampleSite.replacingOccurrences(
+            of: "\"appIDs\": [\"ABCDE12345.com.example.app\"], \"scheme\"", with: "\"appIds\": [\"ABCDE12345.com.example.app\"], \"scheme\"")
         let found = problems(in: configText(sites: [site]))
         let unknown = found.first { $0.path.description == "sites[0].app.appIds" }
         #expect(unknown?.problem == "unknown key \"appIds\" in the app")
@@ -123,9 +124,10 @@ struct ConfigurationTests {
     @Test func aHostListedByTwoSitesIsRefused() {
         let second = exampleSite.replacingOccurrences(of: "\"id\": \"example\"", with: "\"id\": \"second\"")
         let found = problems(in: configText(sites: [exampleSite, second]))
-        #expect(found.map(\.description) == [
-            "sites[1].hosts[0]: \"example.com\" is also listed at sites[0].hosts[0]. Fix: list each host under one site only; one host serves one AASA file"
-        ])
+        #expect(
+            found.map(\.description) == [
+                "sites[1].hosts[0]: \"example.com\" is also listed at sites[0].hosts[0]. Fix: list each host under one site only; one host serves one AASA file"
+            ])
     }
 
     @Test func duplicateSiteIDsAreRefused() {
@@ -177,13 +179,17 @@ struct ConfigurationTests {
     @Test func everyProblemIsReportedInOneRun() {
         let site = #"{"id": "BAD", "hosts": ["http://x.com"], "app": {"name": "", "appIDs": ["x"], "scheme": "a b"}, "aasa": [], "links": []}"#
         let found = problems(in: configText(sites: [site], server: #"{"listen": {"port": -1}}"#))
-        #expect(Set(found.map(\.path.description)) == [
-            "sites[0].id", "sites[0].hosts[0]", "sites[0].app.name", "sites[0].app.appIDs[0]", "sites[0].app.scheme", "sites[0].aasa", "sites[0].links", "server.listen.port",
-        ])
+        #expect(
+            Set(found.map(\.path.description)) == [
+                "sites[0].id", "sites[0].hosts[0]", "sites[0].app.name", "sites[0].app.appIDs[0]", "sites[0].app.scheme", "sites[0].aasa", "sites[0].links",
+                "server.listen.port",
+            ])
     }
 
     @Test func aGeneratedAASALargerThan128KBIsRefused() throws {
-        let rules = (0..<900).map { #"{"name": "rule\#($0)", "path": "/a/very/long/path/segment/number/\#($0)/{id}", "params": {"id": {"type": "id"}}, "app": "example://items/\#($0)/{id}", "title": "Item {id}", "comment": "a deliberately long comment to make the generated file large, rule \#($0)"}"# }
+        let rules = (0..<900).map {
+            #"{"name": "rule\#($0)", "path": "/a/very/long/path/segment/number/\#($0)/{id}", "params": {"id": {"type": "id"}}, "app": "example://items/\#($0)/{id}", "title": "Item {id}", "comment": "a deliberately long comment to make the generated file large, rule \#($0)"}"#
+        }
         let site = exampleSite.replacingOccurrences(of: #""links": [{"name": "item""#, with: #""links": [\#(rules.joined(separator: ",")), {"name": "item""#)
         let found = problems(in: configText(sites: [site]))
         #expect(found.count == 1)
@@ -192,7 +198,8 @@ struct ConfigurationTests {
     }
 
     @Test func theAASAOptionsAreChecked() {
-        let notObject = exampleSite.replacingOccurrences(of: #""links": ["#, with: #""aasa": {"webcredentials": [], "extraComponents": {}, "legacy": true}, "links": ["#)
+        let notObject = exampleSite.replacingOccurrences(
+            of: #""links": ["#, with: #""aasa": {"webcredentials": [], "extraComponents": {}, "legacy": true}, "links": ["#)
         let found = problems(in: configText(sites: [notObject])).map(\.path.description)
         #expect(found == ["sites[0].aasa.legacy", "sites[0].aasa.extraComponents", "sites[0].aasa.webcredentials"])
     }

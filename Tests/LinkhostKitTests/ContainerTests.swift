@@ -61,7 +61,8 @@ struct ContainerTests {
         #expect(container.standardOutput.contains("rows written to /data/linkhost.sqlite, 0 dropped"))
         let files = try FileManager.default.contentsOfDirectory(atPath: data.path)
         #expect(files.contains("linkhost.sqlite"))
-        let rows = try ChildProcess.run(ProjectPaths.linkhostBinary, ["log", "--db", data.path + "/linkhost.sqlite", "--format", "json", "--utm-source", "container"])
+        let rows = try ChildProcess.run(
+            ProjectPaths.linkhostBinary, ["log", "--db", data.path + "/linkhost.sqlite", "--format", "json", "--utm-source", "container"])
         #expect(try JSONParser().parse(rows.output).arrayElements?.count == 1)
     }
 

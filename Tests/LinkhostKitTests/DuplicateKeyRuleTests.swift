@@ -23,7 +23,9 @@ struct DuplicateKeyRuleTests {
     @Test func anAASAFileWithRepeatedKeysIsServedReadWithTheLastOneAndWarnedAbout() throws {
         let folder = try TemporaryDirectory()
         // The first "/" would match nothing of the site; Apple's parser keeps the second.
-        try folder.write("aasa.json", """
+        try folder.write(
+            "aasa.json",
+            """
             {"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/nothing", "/": "/x/?*"}]}]}}
             """)
         let site = exampleSite.replacingOccurrences(of: #""links": ["#, with: #""aasa": {"file": "aasa.json"}, "links": ["#)

@@ -1,6 +1,6 @@
 import Foundation
-import LinkhostKit
 import LinkLog
+import LinkhostKit
 import OrderedJSON
 import Synchronization
 import TestSupport
@@ -24,8 +24,13 @@ struct HitLogTests {
     @Test func utmAndTrackedParametersLandInTheirColumnsAndSecretsAreHashed() throws {
         let server = try startedServer(try configuration())
         let client = try RawHTTPClient(port: server.port, sourceAddress: "127.0.0.2")
-        _ = try client.request("GET", "/addfriend?code=SECRET42&from=qrcode&utm_source=whatsapp&utm_medium=chat&utm_campaign=launch&utm_term=t&utm_content=c&other=x",
-                               host: "rowhni.com", headers: [("User-Agent", "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 Version/18.1 Mobile/15E148 Safari/604.1"), ("Referer", "https://chat.example/")])
+        _ = try client.request(
+            "GET", "/addfriend?code=SECRET42&from=qrcode&utm_source=whatsapp&utm_medium=chat&utm_campaign=launch&utm_term=t&utm_content=c&other=x",
+            host: "rowhni.com",
+            headers: [
+                ("User-Agent", "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 Version/18.1 Mobile/15E148 Safari/604.1"),
+                ("Referer", "https://chat.example/"),
+            ])
         _ = try client.request("GET", "/joingroup?code=SECRET42", host: "rowhni.com", headers: [("User-Agent", "WhatsApp/2.23.20 A")])
         _ = try client.request("GET", "/.well-known/apple-app-site-association", host: "forums.somethingawful.com", headers: [("User-Agent", "AASA-Bot/1.0.0")])
         let status = try #require(server.stop())
@@ -135,7 +140,8 @@ struct HitLogTests {
 
     @Test func sigtermUnderLoadLogsEveryResponseAClientReceived() throws {
         let database = folder.path + "/log.sqlite"
-        let child = try ChildProcess(ProjectPaths.linkhostBinary, ["serve", "--config", ProjectPaths.shippedConfig, "--host", "127.0.0.1", "--port", "0", "--log-db", database])
+        let child = try ChildProcess(
+            ProjectPaths.linkhostBinary, ["serve", "--config", ProjectPaths.shippedConfig, "--host", "127.0.0.1", "--port", "0", "--log-db", database])
         #expect(child.waitForOutput(containing: "listening on http://"))
         let line = child.standardOutput.split(separator: "\n").first { $0.contains("listening on http://") } ?? ""
         let port = Int(line.split(separator: ":").last ?? "") ?? 0
@@ -194,12 +200,14 @@ struct LogCommandTests {
             return result.output
         }
         let kinds = try JSONParser().parse(try run(["stats", "--by", "kind", "--format", "json"]))
-        #expect(kinds == .array([
-            .object([JSONMember("kind", "fallback"), JSONMember("hits", 4)]),
-            .object([JSONMember("kind", "aasa"), JSONMember("hits", 1)]),
-            .object([JSONMember("kind", "bad_link"), JSONMember("hits", 1)]),
-            .object([JSONMember("kind", "not_found"), JSONMember("hits", 1)]),
-        ]))
+        #expect(
+            kinds
+                == .array([
+                    .object([JSONMember("kind", "fallback"), JSONMember("hits", 4)]),
+                    .object([JSONMember("kind", "aasa"), JSONMember("hits", 1)]),
+                    .object([JSONMember("kind", "bad_link"), JSONMember("hits", 1)]),
+                    .object([JSONMember("kind", "not_found"), JSONMember("hits", 1)]),
+                ]))
         let whatsapp = try JSONParser().parse(try run(["log", "--format", "json", "--utm-source", "whatsapp"]))
         #expect(whatsapp.arrayElements?.count == 2)
         #expect(whatsapp.arrayElements?.allSatisfy { $0["utm_source"] == "whatsapp" && $0["utm_campaign"] == "spring" && $0["rule"] == "addfriend" } == true)

@@ -40,13 +40,18 @@ struct HostileInputTests {
         for id in ["open-app", "get-app", "continue-web", "copy-link"] {
             guard let href = page.attribute("href", ofElementWithID: id) ?? page.attribute("data-copy", ofElementWithID: id) else { continue }
             #expect(["rowhni://", "awful://", "https://"].contains { href.hasPrefix($0) }, "\(context): \(id) → \(href)")
-            #expect(!href.contains(" ") && !href.contains("\"") && !href.contains("<") && !href.contains("\r") && !href.contains("\n"), "\(context): \(id) → \(href)")
+            #expect(
+                !href.contains(" ") && !href.contains("\"") && !href.contains("<") && !href.contains("\r") && !href.contains("\n"),
+                "\(context): \(id) → \(href)")
         }
     }
 
     @Test(arguments: payloads)
     func inAnInviteCode(payload: String) throws {
-        let target = "/addfriend?code=" + payload.replacingOccurrences(of: " ", with: "%20").replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "<", with: "%3C").replacingOccurrences(of: ">", with: "%3E")
+        let target =
+            "/addfriend?code="
+            + payload.replacingOccurrences(of: " ", with: "%20").replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "<", with: "%3C")
+            .replacingOccurrences(of: ">", with: "%3E")
         let response = try shared.get(target, host: "rowhni.com")
         #expect(response.status == 400)
         assertNothingRaw(response, target)
@@ -54,7 +59,8 @@ struct HostileInputTests {
 
     @Test(arguments: payloads)
     func inAnIgnoredParameterThatReachesTheWebLink(payload: String) throws {
-        let encoded = payload.replacingOccurrences(of: " ", with: "%20").replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "<", with: "%3C").replacingOccurrences(of: ">", with: "%3E")
+        let encoded = payload.replacingOccurrences(of: " ", with: "%20").replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "<", with: "%3C")
+            .replacingOccurrences(of: ">", with: "%3E")
         let target = "/showthread.php?threadid=456&x=\(encoded)&noseen=\(encoded)"
         let response = try shared.get(target, host: ProductTables.awful)
         #expect(response.status == 200)

@@ -14,7 +14,8 @@ struct LinkRuleConfigurationTests {
         """
     }
 
-    private static let good = #"{"name": "item", "path": "/x/{id}", "params": {"id": {"type": "id"}}, "app": "example://items/{id}", "title": {"en": "Item {id}", "de": "Artikel {id}"}, "examples": ["/x/1"]}"#
+    private static let good =
+        #"{"name": "item", "path": "/x/{id}", "params": {"id": {"type": "id"}}, "app": "example://items/{id}", "title": {"en": "Item {id}", "de": "Artikel {id}"}, "examples": ["/x/1"]}"#
 
     @Test func theGoodRuleIsAccepted() throws {
         let configuration = try ConfigurationLoader.parse(Array(configText(sites: [rule(Self.good)]).utf8), baseDirectory: ProjectPaths.root)
@@ -31,14 +32,23 @@ struct LinkRuleConfigurationTests {
         (#""app": "example://items/{id}""#, #""app": "items/{id}""#, "sites[0].links[0].app", "must start with the app's scheme"),
         (#""title": {"en": "Item {id}", "de": "Artikel {id}"}"#, #""title": {"en": "Item {id}"}"#, "sites[0].links[0].title", "no text for de"),
         (#""title": {"en": "Item {id}", "de": "Artikel {id}"}"#, #""title": "Item {idd}""#, "sites[0].links[0].title", "{idd} is not a parameter"),
-        (#""title": {"en": "Item {id}", "de": "Artikel {id}"}"#, #""title": {"en": "a", "de": "b", "fr": "c"}"#, "sites[0].links[0].title.fr", "not one of the site's languages"),
+        (
+            #""title": {"en": "Item {id}", "de": "Artikel {id}"}"#, #""title": {"en": "a", "de": "b", "fr": "c"}"#, "sites[0].links[0].title.fr",
+            "not one of the site's languages"
+        ),
         (#""examples": ["/x/1"]"#, #""examples": ["/x/one"]"#, "sites[0].links[0].examples[0]", "broken link of rule \"item\""),
         (#""examples": ["/x/1"]"#, #""examples": ["/y/1"]"#, "sites[0].links[0].examples[0]", "matches no rule"),
         (#""examples": ["/x/1"]"#, #""examples": ["x/1"]"#, "sites[0].links[0].examples[0]", "is not a path"),
         (#""path": "/x/{id}""#, #""path": "/x/*""#, "sites[0].links[0].path", "'*' is not allowed"),
         (#""name": "item""#, #""name": "1tem""#, "sites[0].links[0].name", "not a valid rule name"),
-        (#""params": {"id": {"type": "id"}}"#, #""params": {"id": {"type": "id", "required": false}}"#, "sites[0].links[0].params.id.required", "always required"),
-        (#""params": {"id": {"type": "id"}}"#, #""params": {"id": {"type": "id"}, "q": {"type": "text", "required": false}}, "x": 1"#, "sites[0].links[0].x", "unknown key"),
+        (
+            #""params": {"id": {"type": "id"}}"#, #""params": {"id": {"type": "id", "required": false}}"#, "sites[0].links[0].params.id.required",
+            "always required"
+        ),
+        (
+            #""params": {"id": {"type": "id"}}"#, #""params": {"id": {"type": "id"}, "q": {"type": "text", "required": false}}, "x": 1"#, "sites[0].links[0].x",
+            "unknown key"
+        ),
     ])
     func problemsNameThePathAndTheFix(original: String, replacement: String, path: String, fragment: String) throws {
         let body = Self.good.replacingOccurrences(of: original, with: replacement)
@@ -50,11 +60,13 @@ struct LinkRuleConfigurationTests {
     }
 
     @Test func anExampleTakenByAnEarlierRuleSaysWhichAndHowToFix() throws {
-        let broad = #"{"name": "any", "path": "/x/{id}", "params": {"id": {"type": "text"}}, "app": "example://any/{id}", "title": "Any", "examples": ["/x/a"]}"#
+        let broad =
+            #"{"name": "any", "path": "/x/{id}", "params": {"id": {"type": "text"}}, "app": "example://any/{id}", "title": "Any", "examples": ["/x/a"]}"#
         let found = problems(in: configText(sites: [rule(broad + "," + Self.good)]))
-        #expect(found.map(\.description) == [
-            "sites[0].links[1].examples[0]: \"/x/1\" opens rule \"any\", an earlier rule, not \"item\". Fix: move \"item\" before \"any\", or make the earlier rule narrower"
-        ])
+        #expect(
+            found.map(\.description) == [
+                "sites[0].links[1].examples[0]: \"/x/1\" opens rule \"any\", an earlier rule, not \"item\". Fix: move \"item\" before \"any\", or make the earlier rule narrower"
+            ])
     }
 
     @Test func anOptionalParameterBeforeTheQueryOfTheAppURLIsRefused() throws {

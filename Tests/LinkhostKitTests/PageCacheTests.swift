@@ -1,8 +1,9 @@
 import Foundation
 import HTTPServing
-@testable import LinkhostKit
 import TestSupport
 import Testing
+
+@testable import LinkhostKit
 
 @Suite("Rendered page cache")
 struct PageCacheTests {
@@ -33,7 +34,8 @@ struct PageCacheTests {
         let cache = RenderedPageCache(capacity: 10, byteLimit: 1_000_000)
         let page = try PreparedResponse(status: 200, body: Array(repeating: 65, count: 100))
         for index in 0..<100 {
-            cache.store(.init(response: page, annotation: HitAnnotation(kind: .fallback)), for: .init(site: "s", host: "h", language: "en", target: "/\(index)"))
+            cache.store(
+                .init(response: page, annotation: HitAnnotation(kind: .fallback)), for: .init(site: "s", host: "h", language: "en", target: "/\(index)"))
         }
         #expect(cache.count <= 10)
         // The newest are kept; an old one is gone.

@@ -20,26 +20,57 @@ enum ProductTables {
     static let awful = "forums.somethingawful.com"
     static let rows: [TableRow] = [
         TableRow(host: awful, target: "/forumdisplay.php?forumid=123", rule: "forum", appURL: "awful://forums/123", english: "Forum 123", german: "Forum 123"),
-        TableRow(host: awful, target: "/showthread.php?threadid=456", rule: "thread", appURL: "awful://threads/456", english: "Thread 456", german: "Thread 456"),
-        TableRow(host: awful, target: "/showthread.php?threadid=456&pagenumber=2", rule: "threadPage", appURL: "awful://threads/456/pages/2", english: "Thread 456, page 2", german: "Thread 456, Seite 2"),
-        TableRow(host: awful, target: "/showthread.php?threadid=456&pagenumber=2&userid=7", rule: "threadPageSingleUser", appURL: "awful://threads/456/pages/2?userid=7", english: "Thread 456, page 2, posts by user 7", german: "Thread 456, Seite 2, Beiträge von Nutzer 7"),
-        TableRow(host: awful, target: "/showthread.php?threadid=456&goto=lastpost", rule: "threadLastPage", appURL: "awful://threads/456/pages/last", english: "Thread 456, last page", german: "Thread 456, letzte Seite"),
-        TableRow(host: awful, target: "/showthread.php?threadid=456&goto=newpost", rule: "threadUnread", appURL: "awful://threads/456/pages/unread", english: "Thread 456, first unread post", german: "Thread 456, erster ungelesener Beitrag"),
-        TableRow(host: awful, target: "/showthread.php?goto=post&postid=789", rule: "post", appURL: "awful://posts/789", english: "Post 789", german: "Beitrag 789"),
-        TableRow(host: awful, target: "/member.php?action=getinfo&userid=123", rule: "profile", appURL: "awful://users/123", english: "Profile of user 123", german: "Profil von Nutzer 123"),
-        TableRow(host: awful, target: "/member.php?userid=123", rule: "profileShort", appURL: "awful://users/123", english: "Profile of user 123", german: "Profil von Nutzer 123"),
+        TableRow(
+            host: awful, target: "/showthread.php?threadid=456", rule: "thread", appURL: "awful://threads/456", english: "Thread 456", german: "Thread 456"),
+        TableRow(
+            host: awful, target: "/showthread.php?threadid=456&pagenumber=2", rule: "threadPage", appURL: "awful://threads/456/pages/2",
+            english: "Thread 456, page 2", german: "Thread 456, Seite 2"),
+        TableRow(
+            host: awful, target: "/showthread.php?threadid=456&pagenumber=2&userid=7", rule: "threadPageSingleUser",
+            appURL: "awful://threads/456/pages/2?userid=7", english: "Thread 456, page 2, posts by user 7", german: "Thread 456, Seite 2, Beiträge von Nutzer 7"
+        ),
+        TableRow(
+            host: awful, target: "/showthread.php?threadid=456&goto=lastpost", rule: "threadLastPage", appURL: "awful://threads/456/pages/last",
+            english: "Thread 456, last page", german: "Thread 456, letzte Seite"),
+        TableRow(
+            host: awful, target: "/showthread.php?threadid=456&goto=newpost", rule: "threadUnread", appURL: "awful://threads/456/pages/unread",
+            english: "Thread 456, first unread post", german: "Thread 456, erster ungelesener Beitrag"),
+        TableRow(
+            host: awful, target: "/showthread.php?goto=post&postid=789", rule: "post", appURL: "awful://posts/789", english: "Post 789", german: "Beitrag 789"),
+        TableRow(
+            host: awful, target: "/member.php?action=getinfo&userid=123", rule: "profile", appURL: "awful://users/123", english: "Profile of user 123",
+            german: "Profil von Nutzer 123"),
+        TableRow(
+            host: awful, target: "/member.php?userid=123", rule: "profileShort", appURL: "awful://users/123", english: "Profile of user 123",
+            german: "Profil von Nutzer 123"),
         TableRow(host: awful, target: "/banlist.php", rule: "lepersColony", appURL: "awful://banlist", english: "Leper's Colony", german: "Leper's Colony"),
-        TableRow(host: awful, target: "/banlist.php?userid=123", rule: "rapSheet", appURL: "awful://banlist/123", english: "Rap sheet of user 123", german: "Strafregister von Nutzer 123"),
+        TableRow(
+            host: awful, target: "/banlist.php?userid=123", rule: "rapSheet", appURL: "awful://banlist/123", english: "Rap sheet of user 123",
+            german: "Strafregister von Nutzer 123"),
         // noseen=1 passes through to the app URL.
-        TableRow(host: awful, target: "/showthread.php?threadid=456&pagenumber=2&noseen=1", rule: "threadPage", appURL: "awful://threads/456/pages/2?noseen=1", english: "Thread 456, page 2", german: "Thread 456, Seite 2"),
-        TableRow(host: awful, target: "/showthread.php?goto=post&postid=789&noseen=1", rule: "post", appURL: "awful://posts/789?noseen=1", english: "Post 789", german: "Beitrag 789"),
+        TableRow(
+            host: awful, target: "/showthread.php?threadid=456&pagenumber=2&noseen=1", rule: "threadPage", appURL: "awful://threads/456/pages/2?noseen=1",
+            english: "Thread 456, page 2", german: "Thread 456, Seite 2"),
+        TableRow(
+            host: awful, target: "/showthread.php?goto=post&postid=789&noseen=1", rule: "post", appURL: "awful://posts/789?noseen=1", english: "Post 789",
+            german: "Beitrag 789"),
         // The archives host is the same site.
-        TableRow(host: "archives.somethingawful.com", target: "/showthread.php?threadid=456", rule: "thread", appURL: "awful://threads/456", english: "Thread 456", german: "Thread 456"),
-        TableRow(host: "rowhni.com", target: "/addfriend?code=TEST123", rule: "addfriend", appURL: "rowhni://addfriend?code=TEST123", english: "Friend invitation", german: "Freundschaftseinladung"),
-        TableRow(host: "rowhni.com", target: "/joingroup?code=ABC123", rule: "joingroup", appURL: "rowhni://joingroup?code=ABC123", english: "Group invitation", german: "Einladung zur Gruppe"),
+        TableRow(
+            host: "archives.somethingawful.com", target: "/showthread.php?threadid=456", rule: "thread", appURL: "awful://threads/456", english: "Thread 456",
+            german: "Thread 456"),
+        TableRow(
+            host: "rowhni.com", target: "/addfriend?code=TEST123", rule: "addfriend", appURL: "rowhni://addfriend?code=TEST123", english: "Friend invitation",
+            german: "Freundschaftseinladung"),
+        TableRow(
+            host: "rowhni.com", target: "/joingroup?code=ABC123", rule: "joingroup", appURL: "rowhni://joingroup?code=ABC123", english: "Group invitation",
+            german: "Einladung zur Gruppe"),
         // UTM and from=qrcode are for the log, not the app.
-        TableRow(host: "rowhni.com", target: "/addfriend?code=ABC123&from=qrcode&utm_source=whatsapp&utm_campaign=launch", rule: "addfriend", appURL: "rowhni://addfriend?code=ABC123", english: "Friend invitation", german: "Freundschaftseinladung"),
-        TableRow(host: "rowhni.com", target: "/joingroup?code=8F3A2B1C", rule: "joingroup", appURL: "rowhni://joingroup?code=8F3A2B1C", english: "Group invitation", german: "Einladung zur Gruppe"),
+        TableRow(
+            host: "rowhni.com", target: "/addfriend?code=ABC123&from=qrcode&utm_source=whatsapp&utm_campaign=launch", rule: "addfriend",
+            appURL: "rowhni://addfriend?code=ABC123", english: "Friend invitation", german: "Freundschaftseinladung"),
+        TableRow(
+            host: "rowhni.com", target: "/joingroup?code=8F3A2B1C", rule: "joingroup", appURL: "rowhni://joingroup?code=8F3A2B1C", english: "Group invitation",
+            german: "Einladung zur Gruppe"),
     ]
 }
 

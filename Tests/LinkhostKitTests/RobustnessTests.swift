@@ -17,7 +17,9 @@ struct RobustnessTests {
 
         init(database: String, extra: [String] = []) throws {
             self.database = database
-            child = try ChildProcess(ProjectPaths.linkhostBinary, ["serve", "--config", ProjectPaths.shippedConfig, "--host", "127.0.0.1", "--port", "0", "--log-db", database] + extra)
+            child = try ChildProcess(
+                ProjectPaths.linkhostBinary,
+                ["serve", "--config", ProjectPaths.shippedConfig, "--host", "127.0.0.1", "--port", "0", "--log-db", database] + extra)
             guard child.waitForOutput(containing: "listening on http://") else { throw CancellationError() }
             let line = child.standardOutput.split(separator: "\n").first { $0.contains("listening on http://") } ?? ""
             port = Int(line.split(separator: ":").last ?? "") ?? 0
@@ -79,7 +81,8 @@ struct RobustnessTests {
         defer { _ = server.stop() }
         let longURL = try RawHTTPClient(port: server.port).request("GET", "/addfriend?code=" + String(repeating: "A", count: 40_000), host: "rowhni.com")
         #expect(longURL.status == 414)
-        let bigHeader = try RawHTTPClient(port: server.port).request("GET", "/", host: "rowhni.com", headers: [("X-Big", String(repeating: "b", count: 40_000))])
+        let bigHeader = try RawHTTPClient(port: server.port).request(
+            "GET", "/", host: "rowhni.com", headers: [("X-Big", String(repeating: "b", count: 40_000))])
         #expect(bigHeader.status == 431)
         let manyHeaders = try RawHTTPClient(port: server.port).request("GET", "/", host: "rowhni.com", headers: (0..<2000).map { ("X-H\($0)", "value") })
         #expect(manyHeaders.status == 431)
@@ -120,7 +123,9 @@ struct RobustnessTests {
             for _ in 0..<perThread {
                 let request = fuzzer.next()
                 _ = sent.increment()
-                if request.needsFreshConnection || client == nil { client = try? RawHTTPClient(port: port, timeoutSeconds: request.needsFreshConnection ? 0.05 : 5) }
+                if request.needsFreshConnection || client == nil {
+                    client = try? RawHTTPClient(port: port, timeoutSeconds: request.needsFreshConnection ? 0.05 : 5)
+                }
                 guard let connection = client else { continue }
                 do {
                     try connection.send(request.bytes)
@@ -144,7 +149,9 @@ struct RobustnessTests {
             guard var client = try? RawHTTPClient(port: port, timeoutSeconds: 2) else { return }
             for request in 0..<50_000 {
                 if index == 0, request == 3000 { first.child.send(signal: SIGKILL) }
-                guard let response = try? client.request("GET", "/addfriend?code=KILL\(request % 10)X&utm_source=kill", host: "rowhni.com"), response.status == 200 else {
+                guard let response = try? client.request("GET", "/addfriend?code=KILL\(request % 10)X&utm_source=kill", host: "rowhni.com"),
+                    response.status == 200
+                else {
                     guard let next = try? RawHTTPClient(port: port, timeoutSeconds: 2) else { return }
                     client = next
                     continue
@@ -161,7 +168,9 @@ struct RobustnessTests {
         #expect(committed <= received.value)
         // Restarted on the same file: every committed row is still there, and new ones join them.
         let second = try Server(database: database)
-        for _ in 0..<10 { #expect(try RawHTTPClient(port: second.port).request("GET", "/addfriend?code=AGAIN1&utm_source=kill", host: "rowhni.com").status == 200) }
+        for _ in 0..<10 {
+            #expect(try RawHTTPClient(port: second.port).request("GET", "/addfriend?code=AGAIN1&utm_source=kill", host: "rowhni.com").status == 200)
+        }
         #expect(second.stop() == 0)
         #expect(try LogReader(databasePath: database).count(LogFilter(utmSource: "kill")) == committed + 10)
     }
@@ -170,7 +179,12 @@ struct RobustnessTests {
     @Test func aHundredThousandRequestsFromALoadToolAreAllInTheLog() throws {
         let folder = try TemporaryDirectory()
         let server = try Server(database: folder.path + "/log.sqlite")
-        let bench = try ChildProcess.run("ab", ["-q", "-n", "100000", "-c", "32", "-k", "-H", "Host: rowhni.com", "http://127.0.0.1:\(server.port)/addfriend?code=ABSECRET1&utm_source=X&utm_campaign=load"], timeoutSeconds: 600)
+        let bench = try ChildProcess.run(
+            "ab",
+            [
+                "-q", "-n", "100000", "-c", "32", "-k", "-H", "Host: rowhni.com",
+                "http://127.0.0.1:\(server.port)/addfriend?code=ABSECRET1&utm_source=X&utm_campaign=load",
+            ], timeoutSeconds: 600)
         #expect(bench.status == 0, "\(bench.error)")
         let complete = Int(bench.output.split(separator: "\n").first { $0.hasPrefix("Complete requests:") }?.split(separator: " ").last ?? "") ?? -1
         let failed = Int(bench.output.split(separator: "\n").first { $0.hasPrefix("Failed requests:") }?.split(separator: " ").last ?? "") ?? -1
@@ -180,7 +194,8 @@ struct RobustnessTests {
         let stats = try ChildProcess.run(ProjectPaths.linkhostBinary, ["stats", "--by", "kind", "--format", "json", "--db", server.database])
         let total = try JSONParser().parse(stats.output).arrayElements?.compactMap { $0["hits"]?.numberValue?.intValue }.reduce(0, +)
         #expect(total == complete)
-        let sample = try ChildProcess.run(ProjectPaths.linkhostBinary, ["log", "--format", "json", "--utm-source", "X", "--limit", "1", "--db", server.database])
+        let sample = try ChildProcess.run(
+            ProjectPaths.linkhostBinary, ["log", "--format", "json", "--utm-source", "X", "--limit", "1", "--db", server.database])
         #expect(try JSONParser().parse(sample.output).arrayElements?.first?["utm_source"] == "X")
         let grep = try ChildProcess.run("grep", ["-rc", "ABSECRET1", folder.path])
         #expect(!grep.output.split(separator: "\n").contains { !$0.hasSuffix(":0") }, "\(grep.output)")
@@ -212,35 +227,47 @@ struct RequestFuzzer {
             let method = pick(["FOO", "get", "G\u{1}ET", String(repeating: "M", count: 300), "CONNECT", "TRACE", "PRI", "POST", "DELETE"])
             return text("\(method) /addfriend?code=TEST123 HTTP/1.1\r\nHost: rowhni.com\r\n\r\n", fresh: method.contains("\u{1}") || method.count > 200)
         case 2:
-            let path = pick(["/addfriend%", "/%zz%zz", "/%%%%", "/%c0%ae%c0%ae/%c0%ae%c0%ae/config.json", "/showthread.php?threadid=%", "/addfriend?code=%00%ff",
-                             "/static/%2e%2e%2f%2e%2e%2fconfig.json", "/joingroup?code=%E2%80%AEABC", "/member.php?userid=1%20OR%201=1", "/\u{7f}"])
+            let path = pick([
+                "/addfriend%", "/%zz%zz", "/%%%%", "/%c0%ae%c0%ae/%c0%ae%c0%ae/config.json", "/showthread.php?threadid=%", "/addfriend?code=%00%ff",
+                "/static/%2e%2e%2f%2e%2e%2fconfig.json", "/joingroup?code=%E2%80%AEABC", "/member.php?userid=1%20OR%201=1", "/\u{7f}",
+            ])
             return text("GET \(path) HTTP/1.1\r\nHost: \(pick(["rowhni.com", "forums.somethingawful.com"]))\r\n\r\n", fresh: path.contains("\u{7f}"))
         case 3:
             let query = (0..<random.next(below: 800)).map { "p\($0)=\(String(repeating: "v", count: random.next(below: 30)))" }.joined(separator: "&")
             return text("GET /showthread.php?threadid=1&\(query) HTTP/1.1\r\nHost: forums.somethingawful.com\r\n\r\n", fresh: query.count > 20_000)
         case 4:
-            let host = pick(["", " ", String(repeating: "h", count: 5000), "evil.com:99999", "[::1", "rowhni.com\u{0}.evil", "ROWHNI.COM.", "r%6Fwhni.com",
-                             "rowhni.com, forums.somethingawful.com", "<script>", "xn--nxasmq6b", "a..b", "rowhni.com:-1"])
+            let host = pick([
+                "", " ", String(repeating: "h", count: 5000), "evil.com:99999", "[::1", "rowhni.com\u{0}.evil", "ROWHNI.COM.", "r%6Fwhni.com",
+                "rowhni.com, forums.somethingawful.com", "<script>", "xn--nxasmq6b", "a..b", "rowhni.com:-1",
+            ])
             return text("GET /addfriend?code=TEST123 HTTP/1.1\r\nHost: \(host)\r\nHost: second.example\r\n\r\n", fresh: host.contains("\u{0}"))
         case 5:
-            return text(pick([
-                "GET /.well-known/apple-app-site-association HTTP/1.0\r\n\r\n",
-                "GET http://rowhni.com/addfriend?code=TEST123 HTTP/1.1\r\nHost: rowhni.com\r\n\r\n",
-                "OPTIONS * HTTP/1.1\r\nHost: rowhni.com\r\n\r\n",
-                "GET / HTTP/9.9\r\nHost: rowhni.com\r\n\r\n",
-                "GET /addfriend?code=TEST123 HTTP/1.1\r\nHost: rowhni.com\r\nContent-Length: -5\r\n\r\n",
-                "GET /addfriend HTTP/1.1\r\nHost: rowhni.com\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n\r\n",
-                "GET /addfriend\tHTTP/1.1\r\nHost: rowhni.com\r\n\r\n",
-                "GET /addfriend HTTP/1.1\nHost: rowhni.com\n\n",
-                "\r\n\r\nGET / HTTP/1.1\r\nHost: rowhni.com\r\n\r\n",
-                "GET / HTTP/1.1\r\nHost rowhni.com\r\n\r\n",
-            ]), fresh: true)
+            return text(
+                pick([
+                    "GET /.well-known/apple-app-site-association HTTP/1.0\r\n\r\n",
+                    "GET http://rowhni.com/addfriend?code=TEST123 HTTP/1.1\r\nHost: rowhni.com\r\n\r\n",
+                    "OPTIONS * HTTP/1.1\r\nHost: rowhni.com\r\n\r\n",
+                    "GET / HTTP/9.9\r\nHost: rowhni.com\r\n\r\n",
+                    "GET /addfriend?code=TEST123 HTTP/1.1\r\nHost: rowhni.com\r\nContent-Length: -5\r\n\r\n",
+                    "GET /addfriend HTTP/1.1\r\nHost: rowhni.com\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n\r\n",
+                    "GET /addfriend\tHTTP/1.1\r\nHost: rowhni.com\r\n\r\n",
+                    "GET /addfriend HTTP/1.1\nHost: rowhni.com\n\n",
+                    "\r\n\r\nGET / HTTP/1.1\r\nHost: rowhni.com\r\n\r\n",
+                    "GET / HTTP/1.1\r\nHost rowhni.com\r\n\r\n",
+                ]), fresh: true)
         default:
             // Well-formed but odd: these keep the connection and exercise routing, pages and the log.
-            let target = pick(["/addfriend?code=\(random.next(below: 100_000))X", "/showthread.php?threadid=\(random.next(below: 1000))&pagenumber=\(pick(["0", "x", "last", "9999999"]))",
-                               "/joingroup?code=A&code=B", "/.well-known/apple-app-site-association", "/static/linkhost.css", "/banlist.php?userid=-1", "/nowhere/\(random.next(below: 100))"])
+            let target = pick([
+                "/addfriend?code=\(random.next(below: 100_000))X",
+                "/showthread.php?threadid=\(random.next(below: 1000))&pagenumber=\(pick(["0", "x", "last", "9999999"]))",
+                "/joingroup?code=A&code=B", "/.well-known/apple-app-site-association", "/static/linkhost.css", "/banlist.php?userid=-1",
+                "/nowhere/\(random.next(below: 100))",
+            ])
             let head = random.next(below: 5) == 0
-            return Request(bytes: Array("\(head ? "HEAD" : "GET") \(target) HTTP/1.1\r\nHost: \(pick(["rowhni.com", "forums.somethingawful.com", "unknown.example"]))\r\nAccept-Language: \(pick(["de", "en;q=0.1", "*", ";;;"]))\r\n\r\n".utf8), needsFreshConnection: false, isHead: head)
+            return Request(
+                bytes: Array(
+                    "\(head ? "HEAD" : "GET") \(target) HTTP/1.1\r\nHost: \(pick(["rowhni.com", "forums.somethingawful.com", "unknown.example"]))\r\nAccept-Language: \(pick(["de", "en;q=0.1", "*", ";;;"]))\r\n\r\n"
+                        .utf8), needsFreshConnection: false, isHead: head)
         }
     }
 

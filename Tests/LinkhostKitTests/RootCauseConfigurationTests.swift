@@ -19,10 +19,11 @@ struct RootCauseConfigurationTests {
     /// README's bad-config example, exactly: two mistakes, two problems.
     @Test func aBadSchemeIsOneProblemWithAFixThatIsAScheme() throws {
         let found = try shippedProblems([("\"scheme\": \"rowhni\"", "\"scheme\": \"rowhni://\""), ("\"connections\": 2048", "\"conections\": 2048")])
-        #expect(found == [
-            "server.limits.conections: unknown key \"conections\" in the limits. Fix: did you mean \"connections\"? Allowed keys: threads, connections, connectionsPerAddress, connectionTimeoutSeconds, connectionMemoryBytes, requestBodyBytes, shutdownGraceSeconds",
-            "sites[0].app.scheme: \"rowhni://\" is not a URL scheme. Fix: write \"rowhni\", the scheme alone without \"://\"",
-        ])
+        #expect(
+            found == [
+                "server.limits.conections: unknown key \"conections\" in the limits. Fix: did you mean \"connections\"? Allowed keys: threads, connections, connectionsPerAddress, connectionTimeoutSeconds, connectionMemoryBytes, requestBodyBytes, shutdownGraceSeconds",
+                "sites[0].app.scheme: \"rowhni://\" is not a URL scheme. Fix: write \"rowhni\", the scheme alone without \"://\"",
+            ])
     }
 
     @Test(arguments: [
@@ -64,18 +65,20 @@ struct RootCauseConfigurationTests {
         try folder.write("Public/templates/page.mustache", "x")
         let site = exampleSite.replacingOccurrences(of: #""app": {"#, with: #""languages": ["de", "en"], "defaultLanguage": "de", "app": {"#)
         let found = problems(in: configText(sites: [site]), baseDirectory: folder.path)
-        #expect(found.map(\.description) == [
-            "server.publicDirectory: the public folder \(folder.path)/Public (the default \"Public\", next to the config file) has no locales/ folder. Fix: copy locales/ from linkhost's Public folder into it, or point server.publicDirectory at a complete copy"
-        ])
+        #expect(
+            found.map(\.description) == [
+                "server.publicDirectory: the public folder \(folder.path)/Public (the default \"Public\", next to the config file) has no locales/ folder. Fix: copy locales/ from linkhost's Public folder into it, or point server.publicDirectory at a complete copy"
+            ])
     }
 
     /// The languages a fix offers are the ones there are strings for; with none, it says what to add.
     @Test func aLanguageWithoutStringsIsOneProblemNamingTheRealChoices() throws {
         let site = exampleSite.replacingOccurrences(of: #""app": {"#, with: #""languages": ["fr", "en"], "defaultLanguage": "fr", "app": {"#)
         let found = problems(in: configText(sites: [site]))
-        #expect(found.map(\.description) == [
-            "sites[0].languages[0]: there are no page strings for \"fr\" (\(ProjectPaths.root)/Public/locales/fr.json is missing). Fix: use one of de, en, or add \(ProjectPaths.root)/Public/locales/fr.json"
-        ])
+        #expect(
+            found.map(\.description) == [
+                "sites[0].languages[0]: there are no page strings for \"fr\" (\(ProjectPaths.root)/Public/locales/fr.json is missing). Fix: use one of de, en, or add \(ProjectPaths.root)/Public/locales/fr.json"
+            ])
 
         let folder = try TemporaryDirectory()
         try folder.write("Public/templates/page.mustache", "x")
@@ -89,6 +92,9 @@ struct RootCauseConfigurationTests {
     @Test func aPlaceholderWhereNoParameterCanBeShownSaysSo() {
         let site = exampleSite.replacingOccurrences(of: #""title": "Item {id}""#, with: #""title": "Item {id}", "noun": "item {id}""#)
         let found = problems(in: configText(sites: [site]))
-        #expect(found.map(\.description) == ["sites[0].links[0].noun: {id} is not a parameter of this rule. Fix: remove {id}: there is no parameter it could show here"])
+        #expect(
+            found.map(\.description) == [
+                "sites[0].links[0].noun: {id} is not a parameter of this rule. Fix: remove {id}: there is no parameter it could show here"
+            ])
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import HTTPServing
-@testable import LinkhostKit
 import TestSupport
 import Testing
+
+@testable import LinkhostKit
 
 /// A stopped server is freed: nothing inside it (listeners, responder, health report, hit log)
 /// keeps the others alive in a cycle.

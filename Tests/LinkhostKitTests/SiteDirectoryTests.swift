@@ -5,7 +5,9 @@ import Testing
 
 @Suite("Host selection")
 struct SiteDirectoryTests {
-    let directory = SiteDirectory(entries: [("rowhni.com", "rowhni"), ("forums.somethingawful.com", "awful"), ("*.example.com", "wild"), ("*.deep.example.com", "deeper")], fallback: String?.none)
+    let directory = SiteDirectory(
+        entries: [("rowhni.com", "rowhni"), ("forums.somethingawful.com", "awful"), ("*.example.com", "wild"), ("*.deep.example.com", "deeper")],
+        fallback: String?.none)
 
     @Test(arguments: [
         ("rowhni.com", "rowhni"),

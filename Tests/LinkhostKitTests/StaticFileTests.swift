@@ -1,7 +1,8 @@
 import Foundation
-@testable import LinkhostKit
 import TestSupport
 import Testing
+
+@testable import LinkhostKit
 
 @Suite("Static files")
 struct StaticFileTests {
@@ -70,24 +71,25 @@ struct StaticFileTests {
 
 @Suite("Language choice")
 struct LanguageNegotiationTests {
-    @Test(arguments: [
-        (nil, "de"),
-        ("", "de"),
-        ("en", "en"),
-        ("en-GB,en;q=0.9", "en"),
-        ("de-AT", "de"),
-        ("fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7", "en"),
-        ("de;q=0.5, en;q=0.6", "en"),
-        ("en;q=0.5, de;q=0.5", "en"),
-        ("en;q=0", "de"),
-        ("de;q=0, en;q=0", "de"),
-        ("*", "de"),
-        ("fr, *;q=0.1", "de"),
-        ("de;q=0, *", "en"),
-        ("en;q=abc", "en"),
-        ("zz,;;;,q=,", "de"),
-        ("EN", "en"),
-    ] as [(String?, String)])
+    @Test(
+        arguments: [
+            (nil, "de"),
+            ("", "de"),
+            ("en", "en"),
+            ("en-GB,en;q=0.9", "en"),
+            ("de-AT", "de"),
+            ("fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7", "en"),
+            ("de;q=0.5, en;q=0.6", "en"),
+            ("en;q=0.5, de;q=0.5", "en"),
+            ("en;q=0", "de"),
+            ("de;q=0, en;q=0", "de"),
+            ("*", "de"),
+            ("fr, *;q=0.1", "de"),
+            ("de;q=0, *", "en"),
+            ("en;q=abc", "en"),
+            ("zz,;;;,q=,", "de"),
+            ("EN", "en"),
+        ] as [(String?, String)])
     func picksByQuality(header: String?, expected: String) {
         #expect(LanguageNegotiation.choose(header, available: ["de", "en"], defaultLanguage: "de") == expected)
     }

@@ -11,7 +11,9 @@ struct TLSTests {
 
     init() throws {
         folder = try TemporaryDirectory()
-        let made = try ChildProcess.run(ProjectPaths.linkhostBinary, ["dev-cert", "--host", "rowhni.com", "--host", "forums.somethingawful.com", "--host", "127.0.0.1", "--out", folder.path])
+        let made = try ChildProcess.run(
+            ProjectPaths.linkhostBinary,
+            ["dev-cert", "--host", "rowhni.com", "--host", "forums.somethingawful.com", "--host", "127.0.0.1", "--out", folder.path])
         guard made.status == 0 else {
             Issue.record("dev-cert failed: \(made.error)")
             throw CancellationError()
@@ -21,7 +23,9 @@ struct TLSTests {
     private var ca: String { folder.path + "/linkhost-dev-ca.pem" }
 
     /// The shipped config with HTTPS on a free port, from the certificate `dev-cert` made.
-    private func configuration(plainHTTP: TLSSettings.PlainHTTP = .redirect, unknownHost: UnknownHostPolicy = .notFound, key: String = "rowhni.com-key.pem") throws -> LinkhostConfiguration {
+    private func configuration(plainHTTP: TLSSettings.PlainHTTP = .redirect, unknownHost: UnknownHostPolicy = .notFound, key: String = "rowhni.com-key.pem")
+        throws -> LinkhostConfiguration
+    {
         let tls: JSONValue = .object([
             JSONMember("certificate", .string(folder.path + "/rowhni.com.pem")), JSONMember("key", .string(folder.path + "/" + key)),
             JSONMember("port", 0), JSONMember("http", .string(plainHTTP.rawValue)),
@@ -59,12 +63,16 @@ struct TLSTests {
         defer { server.stop() }
         let port = server.tlsPort
         #expect(port > 0)
-        let head = try curl(["-I", "--cacert", ca, "--resolve", "rowhni.com:\(port):127.0.0.1", "https://rowhni.com:\(port)/.well-known/apple-app-site-association"])
+        let head = try curl([
+            "-I", "--cacert", ca, "--resolve", "rowhni.com:\(port):127.0.0.1", "https://rowhni.com:\(port)/.well-known/apple-app-site-association",
+        ])
         #expect(head.status == 0, "\(head.error)")
         #expect(head.output.hasPrefix("HTTP/1.1 200"))
         #expect(head.output.lowercased().contains("content-type: application/json\r\n"))
         #expect(head.output.lowercased().contains("strict-transport-security: max-age=31536000"))
-        let page = try curl(["--cacert", ca, "--resolve", "forums.somethingawful.com:\(port):127.0.0.1", "https://forums.somethingawful.com:\(port)/showthread.php?threadid=456"])
+        let page = try curl([
+            "--cacert", ca, "--resolve", "forums.somethingawful.com:\(port):127.0.0.1", "https://forums.somethingawful.com:\(port)/showthread.php?threadid=456",
+        ])
         #expect(HTMLProbe(page.output).attribute("href", ofElementWithID: "open-app") == "awful://threads/456")
         // Without the CA, curl refuses: the certificate really is checked.
         let untrusted = try curl(["--resolve", "rowhni.com:\(port):127.0.0.1", "https://rowhni.com:\(port)/healthz"])
@@ -118,10 +126,16 @@ struct TLSTests {
         let missing = problems(in: configText(sites: [site], server: #"{"tls": {"certificate": "nope.pem", "key": "nope-key.pem"}}"#))
         #expect(missing.first?.path.description == "server.tls.certificate")
         #expect(missing.first?.fix.contains("linkhost dev-cert") == true)
-        let clash = problems(in: configText(sites: [site], server: #"{"listen": {"port": 9000}, "tls": {"certificate": "a", "key": "b", "port": 9000, "http": "maybe"}}"#))
+        let clash = problems(
+            in: configText(sites: [site], server: #"{"listen": {"port": 9000}, "tls": {"certificate": "a", "key": "b", "port": 9000, "http": "maybe"}}"#))
         #expect(clash.contains { $0.path.description == "server.tls.port" })
         #expect(clash.contains { $0.path.description == "server.tls.http" && $0.fix.contains("\"redirect\"") })
-        let flag = try ChildProcess.run(ProjectPaths.linkhostBinary, ["serve", "--config", ProjectPaths.shippedConfig, "--tls-cert", folder.path + "/rowhni.com-key.pem", "--tls-key", folder.path + "/rowhni.com-key.pem"])
+        let flag = try ChildProcess.run(
+            ProjectPaths.linkhostBinary,
+            [
+                "serve", "--config", ProjectPaths.shippedConfig, "--tls-cert", folder.path + "/rowhni.com-key.pem", "--tls-key",
+                folder.path + "/rowhni.com-key.pem",
+            ])
         #expect(flag.status == 2)
         #expect(flag.error.contains("--tls-cert"))
         let half = try ChildProcess.run(ProjectPaths.linkhostBinary, ["serve", "--tls-cert", "x.pem"])

@@ -11,7 +11,9 @@ struct TemplateOverrideTests {
         let folder = try TemporaryDirectory()
         let manager = FileManager.default
         try manager.copyItem(atPath: ProjectPaths.root + "/Public", toPath: folder.path + "/Public")
-        try folder.write("Public/templates/sites/rowhni/page.mustache", """
+        try folder.write(
+            "Public/templates/sites/rowhni/page.mustache",
+            """
             <!DOCTYPE html><html lang="{{lang}}"><body><h1>Custom: {{heading}}</h1>{{#open}}<a id="open-app" href="{{url}}">{{label}}</a>{{/open}}</body></html>
             """)
         let configuration = try shippedConfiguration(settings: ["server.publicDirectory": .string(folder.path + "/Public")])

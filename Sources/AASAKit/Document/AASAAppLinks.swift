@@ -15,9 +15,11 @@ public struct AASAAppLinks: Sendable {
     /// written in the file (an `NSDictionary` has none, so Apple's order is undefined).
     public let detailsIsDictionary: Bool
 
-    public init(jsonPath: JSONPath = JSONPath.root.appending("applinks"), defaults: AASAComponent? = nil,
-                details: [AASADetailsEntry], substitutionVariables: AASASubstitutionVariables = AASASubstitutionVariables(),
-                legacyApps: [String]? = nil, detailsIsDictionary: Bool = false) {
+    public init(
+        jsonPath: JSONPath = JSONPath.root.appending("applinks"), defaults: AASAComponent? = nil,
+        details: [AASADetailsEntry], substitutionVariables: AASASubstitutionVariables = AASASubstitutionVariables(),
+        legacyApps: [String]? = nil, detailsIsDictionary: Bool = false
+    ) {
         self.jsonPath = jsonPath
         self.defaults = defaults
         self.details = details

@@ -22,9 +22,11 @@ public struct AASAComponent: Sendable, Hashable {
     /// `percentEncoded` (default true).
     public var percentEncoded: Bool?
 
-    public init(index: Int = 0, jsonPath: JSONPath = .root, path: String? = nil, query: AASAQueryPattern? = nil,
-                fragment: String? = nil, exclude: Bool? = nil, comment: String? = nil,
-                caseSensitive: Bool? = nil, percentEncoded: Bool? = nil) {
+    public init(
+        index: Int = 0, jsonPath: JSONPath = .root, path: String? = nil, query: AASAQueryPattern? = nil,
+        fragment: String? = nil, exclude: Bool? = nil, comment: String? = nil,
+        caseSensitive: Bool? = nil, percentEncoded: Bool? = nil
+    ) {
         self.index = index
         self.jsonPath = jsonPath
         self.path = path

@@ -21,8 +21,10 @@ public struct AASADetailsEntry: Sendable, Hashable {
     /// Whether the entry wrote both `appID` and `appIDs`.
     public let hasBothAppIDKeys: Bool
 
-    public init(index: Int, jsonPath: JSONPath = .root, appIDs: [String], appIDPaths: [JSONPath]? = nil, components: [AASAComponent]? = nil,
-                paths: [AASALegacyPath]? = nil, defaults: AASAComponent? = nil, hasBothAppIDKeys: Bool = false) {
+    public init(
+        index: Int, jsonPath: JSONPath = .root, appIDs: [String], appIDPaths: [JSONPath]? = nil, components: [AASAComponent]? = nil,
+        paths: [AASALegacyPath]? = nil, defaults: AASAComponent? = nil, hasBothAppIDKeys: Bool = false
+    ) {
         self.index = index
         self.jsonPath = jsonPath
         self.appIDs = appIDs

@@ -54,9 +54,11 @@ public struct AASADocument: Sendable {
         guard let members = json.objectMembers else { throw .rootNotObject(found: json.kindDescription) }
         var diagnostics: [AASAFinding] = []
         if startsWithByteOrderMark {
-            diagnostics.append(AASAFinding(.byteOrderMark, at: .root,
-                "the file starts with a UTF-8 byte order mark; strict JSON readers refuse it",
-                fix: "save the file as UTF-8 without a BOM"))
+            diagnostics.append(
+                AASAFinding(
+                    .byteOrderMark, at: .root,
+                    "the file starts with a UTF-8 byte order mark; strict JSON readers refuse it",
+                    fix: "save the file as UTF-8 without a BOM"))
         }
         diagnostics += DuplicateKeyScanner.findings(in: json)
         var reader = AASADocumentReader()
@@ -76,8 +78,8 @@ public struct AASADocument: Sendable {
     public var allAppIDs: [String] {
         var ids: [String] = []
         func add(_ id: String) { if !ids.contains(id) { ids.append(id) } }
-        appLinks?.details.forEach { $0.appIDs.forEach(add) }
-        [webCredentials, appClips, activityContinuation].forEach { $0?.apps.forEach(add) }
+        for entry in appLinks?.details ?? [] { for appID in entry.appIDs { add(appID) } }
+        for service in [webCredentials, appClips, activityContinuation] { for appID in service?.apps ?? [] { add(appID) } }
         return ids
     }
 }

@@ -101,9 +101,10 @@ struct AASADocumentReader {
                 wrongType(at: detailsPath, found: value, expected: "an array of objects", consequence: "no entry is read")
             }
         }
-        return AASAAppLinks(jsonPath: path, defaults: defaults, details: details,
-                            substitutionVariables: AASASubstitutionVariables(variables),
-                            legacyApps: legacyApps, detailsIsDictionary: isDictionary)
+        return AASAAppLinks(
+            jsonPath: path, defaults: defaults, details: details,
+            substitutionVariables: AASASubstitutionVariables(variables),
+            legacyApps: legacyApps, detailsIsDictionary: isDictionary)
     }
 
     private mutating func readVariables(_ value: JSONValue, at path: JSONPath) -> [AASASubstitutionVariable] {
@@ -144,9 +145,11 @@ struct AASADocumentReader {
             uniquePaths.append(appID.path)
         }
         guard !unique.isEmpty else {
-            findings.append(AASAFinding(.entryWithoutApp, at: path,
-                "this details entry names no app (no usable \"appID\" or \"appIDs\"), so it is skipped",
-                fix: "add \"appIDs\": [\"<team ID>.<bundle ID>\"]"))
+            findings.append(
+                AASAFinding(
+                    .entryWithoutApp, at: path,
+                    "this details entry names no app (no usable \"appID\" or \"appIDs\"), so it is skipped",
+                    fix: "add \"appIDs\": [\"<team ID>.<bundle ID>\"]"))
             return nil
         }
         var components: [AASAComponent]?
@@ -186,12 +189,15 @@ struct AASADocumentReader {
             defaults = readComponent(value, index: 0, at: path.appending("defaults"), role: "app-level defaults")
         }
         if components == nil, paths == nil {
-            findings.append(AASAFinding(.entryWithoutRules, at: path,
-                "this entry has neither \"components\" nor \"paths\", so it matches no URL",
-                fix: "add \"components\": [{ \"/\": \"/path/*\" }] or remove the entry"))
+            findings.append(
+                AASAFinding(
+                    .entryWithoutRules, at: path,
+                    "this entry has neither \"components\" nor \"paths\", so it matches no URL",
+                    fix: "add \"components\": [{ \"/\": \"/path/*\" }] or remove the entry"))
         }
-        return AASADetailsEntry(index: index, jsonPath: path, appIDs: unique, appIDPaths: uniquePaths, components: components, paths: paths,
-                                defaults: defaults, hasBothAppIDKeys: fields["appID"] != nil && fields["appIDs"] != nil)
+        return AASADetailsEntry(
+            index: index, jsonPath: path, appIDs: unique, appIDPaths: uniquePaths, components: components, paths: paths,
+            defaults: defaults, hasBothAppIDKeys: fields["appID"] != nil && fields["appIDs"] != nil)
     }
 
     // MARK: components and defaults
@@ -247,9 +253,11 @@ struct AASADocumentReader {
         var items: [AASAQueryItemPattern] = []
         for member in fields.members {
             guard let pattern = member.value.stringValue else {
-                findings.append(AASAFinding(.nonStringQueryPredicate, at: fields.path.appending(member.key),
-                    "the query item \"\(member.key)\" has \(member.value.kindDescription) instead of a pattern string; iOS then ignores the whole \"?\" dictionary, so this rule accepts any query",
-                    fix: "write the pattern as a string, e.g. \"\(member.key)\": \"?*\""))
+                findings.append(
+                    AASAFinding(
+                        .nonStringQueryPredicate, at: fields.path.appending(member.key),
+                        "the query item \"\(member.key)\" has \(member.value.kindDescription) instead of a pattern string; iOS then ignores the whole \"?\" dictionary, so this rule accepts any query",
+                        fix: "write the pattern as a string, e.g. \"\(member.key)\": \"?*\""))
                 return .ignoredDictionary(offendingName: member.key)
             }
             items.append(AASAQueryItemPattern(name: member.key, pattern: pattern))
@@ -281,17 +289,22 @@ struct AASADocumentReader {
     }
 
     private mutating func wrongType(at path: JSONPath, found: JSONValue, expected: String, consequence: String) {
-        findings.append(AASAFinding(.wrongType, at: path,
-            "expected \(expected), found \(found.kindDescription); \(consequence)",
-            fix: "write \(expected) here"))
+        findings.append(
+            AASAFinding(
+                .wrongType, at: path,
+                "expected \(expected), found \(found.kindDescription); \(consequence)",
+                fix: "write \(expected) here"))
     }
 
     private mutating func reportUnknownKeys(of fields: JSONObjectFields, known: [String], level: String) {
         for (key, suggestion) in fields.unknownKeys(known: known) {
-            let fix = suggestion.map { "rename it to \"\($0)\" (keys are case-sensitive)" }
+            let fix =
+                suggestion.map { "rename it to \"\($0)\" (keys are case-sensitive)" }
                 ?? "remove it, or use one of: \(known.map { "\"\($0)\"" }.joined(separator: ", "))"
-            findings.append(AASAFinding(.unknownKey, at: fields.path.appending(key),
-                "\"\(key)\" is not a known key \(level); iOS ignores it", fix: fix))
+            findings.append(
+                AASAFinding(
+                    .unknownKey, at: fields.path.appending(key),
+                    "\"\(key)\" is not a known key \(level); iOS ignores it", fix: fix))
         }
     }
 }

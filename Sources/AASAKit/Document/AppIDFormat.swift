@@ -22,7 +22,9 @@ public enum AppIDFormat {
             return .malformed("\"\(appID)\" has the bundle ID \"\(bundle)\", which is not dot-separated letters, digits and hyphens")
         }
         guard prefix.unicodeScalars.count == 10 else {
-            return .unusualTeamID("\"\(appID)\" has the team prefix \"\(prefix)\" (\(prefix.unicodeScalars.count) characters); Apple team IDs are 10 upper-case letters or digits")
+            return .unusualTeamID(
+                "\"\(appID)\" has the team prefix \"\(prefix)\" (\(prefix.unicodeScalars.count) characters); Apple team IDs are 10 upper-case letters or digits"
+            )
         }
         return .valid
     }

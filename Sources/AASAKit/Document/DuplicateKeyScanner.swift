@@ -13,9 +13,11 @@ enum DuplicateKeyScanner {
                 var reported = Set<String>()
                 for member in members {
                     if !seen.insert(member.key).inserted, reported.insert(member.key).inserted {
-                        findings.append(AASAFinding(.duplicateKey, at: path.appending(member.key),
-                            "the key \"\(member.key)\" appears more than once in this object; only the last one is used",
-                            fix: "keep one \"\(member.key)\" and merge the values you need into it"))
+                        findings.append(
+                            AASAFinding(
+                                .duplicateKey, at: path.appending(member.key),
+                                "the key \"\(member.key)\" appears more than once in this object; only the last one is used",
+                                fix: "keep one \"\(member.key)\" and merge the values you need into it"))
                     }
                 }
                 for member in members.reversed() { pending.append((member.value, path.appending(member.key))) }

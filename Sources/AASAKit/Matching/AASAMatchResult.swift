@@ -19,8 +19,10 @@ public struct AASAMatchResult: Sendable {
     /// Whether the URL was refused because its host is not the given domain.
     public let isOnAnotherHost: Bool
 
-    public init(url: AASAURL, domain: String?, decision: AASADecision, rule: AASARuleReference?, appIDs: [String],
-                appDecisions: [AASAAppDecision], closestRule: AASARuleReference?, explanation: String, isOnAnotherHost: Bool) {
+    public init(
+        url: AASAURL, domain: String?, decision: AASADecision, rule: AASARuleReference?, appIDs: [String],
+        appDecisions: [AASAAppDecision], closestRule: AASARuleReference?, explanation: String, isOnAnotherHost: Bool
+    ) {
         self.url = url
         self.domain = domain
         self.decision = decision

@@ -35,7 +35,8 @@ public struct AASAMatcher: Sendable {
     public func match(_ url: AASAURL, options: AASAMatchOptions = AASAMatchOptions()) -> AASAMatchResult {
         let domain = options.domain ?? url.host
         if let wanted = options.domain, let host = url.host, !Self.sameHost(wanted, host: host, port: url.port) {
-            return AASAMatchResult(url: url, domain: domain, decision: .none, rule: nil, appIDs: [], appDecisions: [],
+            return AASAMatchResult(
+                url: url, domain: domain, decision: .none, rule: nil, appIDs: [], appDecisions: [],
                 closestRule: nil,
                 explanation: "Input domain \"\(wanted)\" did not match input URL's domain \"\(host)\".",
                 isOnAnotherHost: true)
@@ -49,23 +50,29 @@ public struct AASAMatcher: Sendable {
             guard !apps.isEmpty, let hit = entry.firstDecision(for: prepared) else { continue }
             for app in apps {
                 decided.insert(app)
-                appDecisions.append(AASAAppDecision(appID: app, decision: hit.excludes ? .exclude : .match,
-                    detailsIndex: entry.source.index, ruleIndex: hit.ruleIndex, ruleKind: hit.kind))
+                appDecisions.append(
+                    AASAAppDecision(
+                        appID: app, decision: hit.excludes ? .exclude : .match,
+                        detailsIndex: entry.source.index, ruleIndex: hit.ruleIndex, ruleKind: hit.kind))
             }
         }
         let explainer = MatchExplainer(entries: considered, url: prepared, document: document, options: options)
         let deciding = appDecisions.first { $0.decision == .match } ?? appDecisions.first
         guard let deciding, let detailsIndex = deciding.detailsIndex, let ruleIndex = deciding.ruleIndex, let kind = deciding.ruleKind,
-              let entry = considered.first(where: { $0.source.index == detailsIndex }) else {
+            let entry = considered.first(where: { $0.source.index == detailsIndex })
+        else {
             let miss = explainer.explainMiss()
-            return AASAMatchResult(url: url, domain: domain, decision: .none, rule: nil, appIDs: [], appDecisions: [],
+            return AASAMatchResult(
+                url: url, domain: domain, decision: .none, rule: nil, appIDs: [], appDecisions: [],
                 closestRule: miss.closest, explanation: miss.text, isOnAnotherHost: false)
         }
         let apps = appDecisions.filter { $0.detailsIndex == detailsIndex && $0.decision == deciding.decision }.map(\.appID)
-        let reference = AASARuleReference(detailsIndex: detailsIndex, ruleIndex: ruleIndex, kind: kind,
+        let reference = AASARuleReference(
+            detailsIndex: detailsIndex, ruleIndex: ruleIndex, kind: kind,
             jsonPath: entry.source.jsonPath.appending(kind == .component ? "components" : "paths").appending(ruleIndex))
         let explanation = explainer.explainDecision(deciding.decision, entry: entry, reference: reference, apps: apps, all: appDecisions)
-        return AASAMatchResult(url: url, domain: domain, decision: deciding.decision, rule: reference, appIDs: apps,
+        return AASAMatchResult(
+            url: url, domain: domain, decision: deciding.decision, rule: reference, appIDs: apps,
             appDecisions: appDecisions, closestRule: nil, explanation: explanation, isOnAnotherHost: false)
     }
 

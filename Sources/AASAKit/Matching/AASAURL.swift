@@ -99,7 +99,8 @@ public struct AASAURL: Sendable, Hashable, CustomStringConvertible {
         var port: Int?
         if let portText, !portText.isEmpty {
             guard portText.count <= 5, portText.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-                  let number = Int(portText), number <= 65535 else {
+                let number = Int(portText), number <= 65535
+            else {
                 throw AASAURLError("\"\(text)\" has the port \"\(portText)\", which is not a number from 0 to 65535")
             }
             port = number

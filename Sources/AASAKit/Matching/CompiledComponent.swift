@@ -39,7 +39,8 @@ struct CompiledComponent: Sendable {
         var outcomes: [ComponentCheck.PartOutcome] = []
         if let path {
             let matched = path.matches(prepared: parts.path)
-            let detail = matched
+            let detail =
+                matched
                 ? "\(label)path \"\(parts.pathText)\" matches \"\(path.source)\""
                 : "\(label)path \"\(parts.pathText)\" does not match \"\(path.source)\"" + (path.problem.map { " (it can never match: \($0))" } ?? "")
             outcomes.append(.init(part: .path, specified: true, matched: matched, detail: detail))
@@ -49,8 +50,10 @@ struct CompiledComponent: Sendable {
         let (queryOutcome, satisfied) = checkQuery(parts, label: label, hasQuery: url.hasQuery)
         outcomes.append(queryOutcome)
         if let fragment {
-            outcomes.append(Self.checkWhole(fragment, text: parts.fragmentText, scalars: parts.fragment,
-                                            present: url.hasFragment, label: label, noun: "fragment", part: .fragment))
+            outcomes.append(
+                Self.checkWhole(
+                    fragment, text: parts.fragmentText, scalars: parts.fragment,
+                    present: url.hasFragment, label: label, noun: "fragment", part: .fragment))
         } else {
             outcomes.append(.init(part: .fragment, specified: false, matched: true, detail: "any fragment"))
         }
@@ -62,8 +65,11 @@ struct CompiledComponent: Sendable {
         case .any:
             return (.init(part: .query, specified: false, matched: true, detail: "any query"), 0)
         case .ignored(let name):
-            return (.init(part: .query, specified: true, matched: true,
-                          detail: "the \"?\" dictionary is ignored (the predicate for \"\(name)\" is not a string), so any query matches"), 0)
+            return (
+                .init(
+                    part: .query, specified: true, matched: true,
+                    detail: "the \"?\" dictionary is ignored (the predicate for \"\(name)\" is not a string), so any query matches"), 0
+            )
         case .string(let pattern):
             return (Self.checkWhole(pattern, text: parts.queryText, scalars: parts.query, present: hasQuery, label: label, noun: "query", part: .query), 0)
         case .items(let constraints):
@@ -74,19 +80,22 @@ struct CompiledComponent: Sendable {
                 let outcome = CompiledQuery.occurrences(of: constraint, in: parts, caseSensitive: caseSensitive)
                 guard let (position, value) = outcome.firstFailure else {
                     satisfied += 1
-                    matchedDetails.append(outcome.count == 0
-                        ? "\(label)query item \"\(constraint.name)\" is absent and \"\" matches \"\(constraint.pattern.source)\""
-                        : "\(label)query item \"\(constraint.name)\" matches \"\(constraint.pattern.source)\"")
+                    matchedDetails.append(
+                        outcome.count == 0
+                            ? "\(label)query item \"\(constraint.name)\" is absent and \"\" matches \"\(constraint.pattern.source)\""
+                            : "\(label)query item \"\(constraint.name)\" matches \"\(constraint.pattern.source)\"")
                     continue
                 }
                 guard failure == nil else { continue }
                 if outcome.count == 0 {
                     failure = "\(label)query item \"\(constraint.name)\" is absent; \(ComponentCheck.emptyFailure(constraint.pattern))"
                 } else if value.isEmpty {
-                    failure = "\(label)query item \"\(constraint.name)\" is empty" + (outcome.count > 1 ? " in occurrence \(position + 1) of \(outcome.count)" : "")
+                    failure =
+                        "\(label)query item \"\(constraint.name)\" is empty" + (outcome.count > 1 ? " in occurrence \(position + 1) of \(outcome.count)" : "")
                         + "; \(ComponentCheck.emptyFailure(constraint.pattern))"
                 } else if outcome.count > 1 {
-                    failure = "\(label)query item \"\(constraint.name)\" appears \(outcome.count) times and occurrence \(position + 1) is \"\(value)\", "
+                    failure =
+                        "\(label)query item \"\(constraint.name)\" appears \(outcome.count) times and occurrence \(position + 1) is \"\(value)\", "
                         + "\(ComponentCheck.valueFailure(constraint.pattern)) (every occurrence must match)"
                 } else {
                     failure = "\(label)query item \"\(constraint.name)\" is \"\(value)\", \(ComponentCheck.valueFailure(constraint.pattern))"
@@ -101,14 +110,17 @@ struct CompiledComponent: Sendable {
     }
 
     /// A whole-string part (query string or fragment) against its pattern.
-    private static func checkWhole(_ pattern: AASAPattern, text: String, scalars: [Unicode.Scalar], present: Bool,
-                                   label: String, noun: String, part: ComponentCheck.Part) -> ComponentCheck.PartOutcome {
+    private static func checkWhole(
+        _ pattern: AASAPattern, text: String, scalars: [Unicode.Scalar], present: Bool,
+        label: String, noun: String, part: ComponentCheck.Part
+    ) -> ComponentCheck.PartOutcome {
         let name = label + noun
         if pattern.matches(prepared: scalars) {
             let shown = present ? "\(name) \"\(text)\"" : "the absent \(noun) (read as \"\")"
             return .init(part: part, specified: true, matched: true, detail: "\(shown) matches \"\(pattern.source)\"")
         }
-        let detail = scalars.isEmpty
+        let detail =
+            scalars.isEmpty
             ? "the URL has no \(noun); \(ComponentCheck.emptyFailure(pattern))"
             : "\(name) \"\(text)\" \(ComponentCheck.valueFailure(pattern))"
         return .init(part: part, specified: true, matched: false, detail: detail)

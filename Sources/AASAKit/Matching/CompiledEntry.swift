@@ -12,9 +12,10 @@ struct CompiledEntry: Sendable {
     init(_ entry: AASADetailsEntry, domainDefaults: AASAComponent?, variables: AASASubstitutionVariables) {
         source = entry
         if let components = entry.components {
-            rules = .components(components.map {
-                CompiledComponent($0, appDefaults: entry.defaults, domainDefaults: domainDefaults, variables: variables)
-            })
+            rules = .components(
+                components.map {
+                    CompiledComponent($0, appDefaults: entry.defaults, domainDefaults: domainDefaults, variables: variables)
+                })
         } else if let paths = entry.paths {
             rules = .legacyPaths(paths.map(CompiledLegacyPath.init))
         } else {

@@ -24,10 +24,12 @@ enum CompiledQuery: Sendable {
         case .string(let source):
             self = .string(AASAPattern(source, caseSensitive: caseSensitive, variables: variables))
         case .items(let items):
-            self = .items(items.map { item in
-                CompiledQueryItem(name: item.name, comparedName: caseSensitive ? item.name : CaseFolding.fold(item.name),
-                                  pattern: AASAPattern(item.pattern, caseSensitive: caseSensitive, variables: variables))
-            })
+            self = .items(
+                items.map { item in
+                    CompiledQueryItem(
+                        name: item.name, comparedName: caseSensitive ? item.name : CaseFolding.fold(item.name),
+                        pattern: AASAPattern(item.pattern, caseSensitive: caseSensitive, variables: variables))
+                })
         }
     }
 

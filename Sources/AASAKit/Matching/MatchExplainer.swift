@@ -7,8 +7,10 @@ struct MatchExplainer {
     let document: AASADocument
     let options: AASAMatchOptions
 
-    func explainDecision(_ decision: AASADecision, entry: CompiledEntry, reference: AASARuleReference,
-                         apps: [String], all: [AASAAppDecision]) -> String {
+    func explainDecision(
+        _ decision: AASADecision, entry: CompiledEntry, reference: AASARuleReference,
+        apps: [String], all: [AASAAppDecision]
+    ) -> String {
         let verb = decision == .match ? "matched by" : "blocked by"
         var text: String
         switch entry.rules {
@@ -19,7 +21,8 @@ struct MatchExplainer {
             text = "\(verb) \(reference)\(comment)\(flag) for \(apps.joined(separator: ", ")): \(component.check(url).summary)"
         case .legacyPaths(let paths):
             guard let path = paths.first(where: { $0.source.index == reference.ruleIndex }) else { return "\(verb) \(reference)" }
-            text = "\(verb) \(reference) (\"\(path.source.text)\") for \(apps.joined(separator: ", ")): path \"\(url.encoded.pathText)\" matches \"\(path.pattern.source)\""
+            text =
+                "\(verb) \(reference) (\"\(path.source.text)\") for \(apps.joined(separator: ", ")): path \"\(url.encoded.pathText)\" matches \"\(path.pattern.source)\""
         case .none:
             text = "\(verb) \(reference)"
         }
@@ -54,8 +57,10 @@ struct MatchExplainer {
             return nil
         }
         if let (entry, count) = legacy.first {
-            return Miss(text: "no rule matched; none of the \(count) legacy paths of \(entry.source.jsonPath) matches path \"\(url.encoded.pathText)\" (legacy paths ignore the query and fragment)",
-                        closest: nil)
+            return Miss(
+                text:
+                    "no rule matched; none of the \(count) legacy paths of \(entry.source.jsonPath) matches path \"\(url.encoded.pathText)\" (legacy paths ignore the query and fragment)",
+                closest: nil)
         }
         return Miss(text: "no rule matched; no details entry has any components or paths", closest: nil)
     }
@@ -79,7 +84,8 @@ struct MatchExplainer {
                     isBetter = true
                 }
                 if isBetter {
-                    let reference = AASARuleReference(detailsIndex: entry.source.index, ruleIndex: component.index, kind: .component,
+                    let reference = AASARuleReference(
+                        detailsIndex: entry.source.index, ruleIndex: component.index, kind: .component,
                         jsonPath: entry.source.jsonPath.appending("components").appending(component.index))
                     best = (reference, component, check)
                     bestIsExclude = component.exclude

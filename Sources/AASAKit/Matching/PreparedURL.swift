@@ -54,8 +54,9 @@ struct PreparedURL {
             QueryItem(name: item.name, value: item.value, valueScalars: Array((item.value ?? "").unicodeScalars))
         }
         let fragmentText = decode(url.fragment ?? "")
-        return Parts(pathText: pathText, path: PathSlashRules.trimmed(pathText), queryText: queryText,
-                     query: Array(queryText.unicodeScalars), items: items, fragmentText: fragmentText,
-                     fragment: Array(fragmentText.unicodeScalars))
+        return Parts(
+            pathText: pathText, path: PathSlashRules.trimmed(pathText), queryText: queryText,
+            query: Array(queryText.unicodeScalars), items: items, fragmentText: fragmentText,
+            fragment: Array(fragmentText.unicodeScalars))
     }
 }

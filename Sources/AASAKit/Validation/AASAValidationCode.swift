@@ -66,13 +66,13 @@ public enum AASAValidationCode: String, CaseIterable, Sendable, Hashable, Compar
     public var severity: AASASeverity {
         switch self {
         case .notJSON, .rootNotObject, .fileTooLarge, .wrongType, .malformedAppID, .entryWithoutApp,
-             .nonStringQueryPredicate, .patternTooComplex, .unknownVariable, .unterminatedVariable,
-             .variableInVariableValue, .invalidVariableName:
+            .nonStringQueryPredicate, .patternTooComplex, .unknownVariable, .unterminatedVariable,
+            .variableInVariableValue, .invalidVariableName:
             .error
         case .byteOrderMark, .duplicateKey, .unknownKey, .noAppLinks, .noDetails, .unusualTeamID, .appIDAndAppIDs,
-             .entryWithoutRules, .pathsBesideComponents, .appInSeveralEntries, .legacyDetailsDictionary,
-             .legacyAppsNotEmpty, .shadowedRule, .wholeSiteCatchAll, .nonASCIIPatternWhileEncoded,
-             .variableShadowsPredefined, .emptyVariable:
+            .entryWithoutRules, .pathsBesideComponents, .appInSeveralEntries, .legacyDetailsDictionary,
+            .legacyAppsNotEmpty, .shadowedRule, .wholeSiteCatchAll, .nonASCIIPatternWhileEncoded,
+            .variableShadowsPredefined, .emptyVariable:
             .warning
         }
     }

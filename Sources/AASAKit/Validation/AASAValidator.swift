@@ -18,12 +18,16 @@ public struct AASAValidator: Sendable {
             if bytes.count > Self.maximumFileSize { findings.append(Self.sizeFinding(bytes.count)) }
             switch error {
             case .notJSON(let syntax):
-                findings.append(AASAFinding(.notJSON, at: syntax.path,
-                    "the file is not valid JSON (line \(syntax.line), column \(syntax.column)): \(syntax.message)",
-                    fix: "correct the JSON; iOS ignores a file that does not parse"))
+                findings.append(
+                    AASAFinding(
+                        .notJSON, at: syntax.path,
+                        "the file is not valid JSON (line \(syntax.line), column \(syntax.column)): \(syntax.message)",
+                        fix: "correct the JSON; iOS ignores a file that does not parse"))
             case .rootNotObject(let found):
-                findings.append(AASAFinding(.rootNotObject, at: .root,
-                    "the top level is \(found); the file must be a JSON object", fix: "wrap the content as { \"applinks\": { ... } }"))
+                findings.append(
+                    AASAFinding(
+                        .rootNotObject, at: .root,
+                        "the top level is \(found); the file must be a JSON object", fix: "wrap the content as { \"applinks\": { ... } }"))
             }
             return AASAValidationReport(findings: findings, document: nil)
         }
@@ -42,9 +46,11 @@ public struct AASAValidator: Sendable {
             for (appID, path) in zip(service.apps, service.appPaths) { findings += Self.appIDFindings(appID, at: path) }
         }
         guard let appLinks = document.appLinks else {
-            findings.append(AASAFinding(.noAppLinks, at: .root,
-                "the file has no \"applinks\" section, so no URL opens an app",
-                fix: "add \"applinks\": { \"details\": [ { \"appIDs\": [...], \"components\": [...] } ] }"))
+            findings.append(
+                AASAFinding(
+                    .noAppLinks, at: .root,
+                    "the file has no \"applinks\" section, so no URL opens an app",
+                    fix: "add \"applinks\": { \"details\": [ { \"appIDs\": [...], \"components\": [...] } ] }"))
             return findings
         }
         findings += appLinksFindings(appLinks)
@@ -55,34 +61,43 @@ public struct AASAValidator: Sendable {
         var findings: [AASAFinding] = []
         let detailsPath = appLinks.jsonPath.appending("details")
         if let apps = appLinks.legacyApps, !apps.isEmpty {
-            findings.append(AASAFinding(.legacyAppsNotEmpty, at: appLinks.jsonPath.appending("apps"),
-                "the legacy \"apps\" array must be empty; app IDs belong in \"details\"",
-                fix: "write \"apps\": [] (or drop the key) and list the apps in details[].appIDs"))
+            findings.append(
+                AASAFinding(
+                    .legacyAppsNotEmpty, at: appLinks.jsonPath.appending("apps"),
+                    "the legacy \"apps\" array must be empty; app IDs belong in \"details\"",
+                    fix: "write \"apps\": [] (or drop the key) and list the apps in details[].appIDs"))
         }
         if appLinks.details.isEmpty {
-            findings.append(AASAFinding(.noDetails, at: detailsPath,
-                "applinks has no usable details entry, so no URL opens an app",
-                fix: "add \"details\": [ { \"appIDs\": [\"<team ID>.<bundle ID>\"], \"components\": [ { \"/\": \"/path/*\" } ] } ]"))
+            findings.append(
+                AASAFinding(
+                    .noDetails, at: detailsPath,
+                    "applinks has no usable details entry, so no URL opens an app",
+                    fix: "add \"details\": [ { \"appIDs\": [\"<team ID>.<bundle ID>\"], \"components\": [ { \"/\": \"/path/*\" } ] } ]"))
         }
         if appLinks.detailsIsDictionary {
-            findings.append(AASAFinding(.legacyDetailsDictionary, at: detailsPath,
-                "\"details\" is the iOS 9 dictionary keyed by app ID; current systems document an array, and a dictionary has no defined order",
-                fix: "write \"details\": [ { \"appIDs\": [\"<app ID>\"], \"paths\": [...] } ]"))
+            findings.append(
+                AASAFinding(
+                    .legacyDetailsDictionary, at: detailsPath,
+                    "\"details\" is the iOS 9 dictionary keyed by app ID; current systems document an array, and a dictionary has no defined order",
+                    fix: "write \"details\": [ { \"appIDs\": [\"<app ID>\"], \"paths\": [...] } ]"))
         }
         let variables = appLinks.substitutionVariables
         findings += VariableChecks.findings(for: variables)
         if let defaults = appLinks.defaults {
-            findings += PatternChecks.findings(for: defaults, percentEncoded: defaults.percentEncoded ?? true,
-                                               caseSensitive: defaults.caseSensitive ?? true, variables: variables)
+            findings += PatternChecks.findings(
+                for: defaults, percentEncoded: defaults.percentEncoded ?? true,
+                caseSensitive: defaults.caseSensitive ?? true, variables: variables)
         }
         var firstEntryOfApp: [String: JSONPath] = [:]
         for entry in appLinks.details {
             findings += entryFindings(entry, appLinks: appLinks)
             for appID in entry.appIDs {
                 if let earlier = firstEntryOfApp[appID] {
-                    findings.append(AASAFinding(.appInSeveralEntries, at: entry.jsonPath,
-                        "\"\(appID)\" is also listed in \(earlier); this entry is consulted for it only when the earlier one does not decide",
-                        fix: "merge the rules for \"\(appID)\" into one entry, in the order they should apply"))
+                    findings.append(
+                        AASAFinding(
+                            .appInSeveralEntries, at: entry.jsonPath,
+                            "\"\(appID)\" is also listed in \(earlier); this entry is consulted for it only when the earlier one does not decide",
+                            fix: "merge the rules for \"\(appID)\" into one entry, in the order they should apply"))
                 } else {
                     firstEntryOfApp[appID] = entry.jsonPath
                 }
@@ -95,28 +110,34 @@ public struct AASAValidator: Sendable {
         var findings: [AASAFinding] = []
         for (appID, path) in zip(entry.appIDs, entry.appIDPaths) { findings += Self.appIDFindings(appID, at: path) }
         if entry.hasBothAppIDKeys {
-            findings.append(AASAFinding(.appIDAndAppIDs, at: entry.jsonPath,
-                "the entry has both \"appID\" and \"appIDs\"; Apple does not say which wins, and linkhost uses both",
-                fix: "move the \"appID\" value into \"appIDs\" and remove \"appID\""))
+            findings.append(
+                AASAFinding(
+                    .appIDAndAppIDs, at: entry.jsonPath,
+                    "the entry has both \"appID\" and \"appIDs\"; Apple does not say which wins, and linkhost uses both",
+                    fix: "move the \"appID\" value into \"appIDs\" and remove \"appID\""))
         }
         if entry.components != nil, entry.paths != nil {
-            findings.append(AASAFinding(.pathsBesideComponents, at: entry.jsonPath.appending("paths"),
-                "the entry has both \"components\" and legacy \"paths\"; iOS 13 and later ignore \"paths\" when \"components\" is present",
-                fix: "express every path as a component, or move the paths to a separate entry for iOS 12 and earlier"))
+            findings.append(
+                AASAFinding(
+                    .pathsBesideComponents, at: entry.jsonPath.appending("paths"),
+                    "the entry has both \"components\" and legacy \"paths\"; iOS 13 and later ignore \"paths\" when \"components\" is present",
+                    fix: "express every path as a component, or move the paths to a separate entry for iOS 12 and earlier"))
         }
         let variables = appLinks.substitutionVariables
         let domainDefaults = appLinks.defaults
         if let defaults = entry.defaults {
             let merged = defaults.filling(from: domainDefaults)
-            findings += PatternChecks.findings(for: defaults, percentEncoded: merged.percentEncoded ?? true,
-                                               caseSensitive: merged.caseSensitive ?? true, variables: variables)
+            findings += PatternChecks.findings(
+                for: defaults, percentEncoded: merged.percentEncoded ?? true,
+                caseSensitive: merged.caseSensitive ?? true, variables: variables)
         }
         let compiled = CompiledEntry(entry, domainDefaults: domainDefaults, variables: variables)
         if case .components(let components) = compiled.rules {
             for component in components {
                 guard let written = entry.components?.first(where: { $0.index == component.index }) else { continue }
-                findings += PatternChecks.findings(for: written, percentEncoded: component.percentEncoded,
-                                                   caseSensitive: component.caseSensitive, variables: variables)
+                findings += PatternChecks.findings(
+                    for: written, percentEncoded: component.percentEncoded,
+                    caseSensitive: component.caseSensitive, variables: variables)
             }
         }
         findings += RuleOrderChecks.findings(for: compiled)
@@ -128,16 +149,23 @@ public struct AASAValidator: Sendable {
         case .valid:
             return []
         case .unusualTeamID(let message):
-            return [AASAFinding(.unusualTeamID, at: path, message,
-                fix: "use the 10-character Team ID from the Apple Developer account (Membership details)")]
+            return [
+                AASAFinding(
+                    .unusualTeamID, at: path, message,
+                    fix: "use the 10-character Team ID from the Apple Developer account (Membership details)")
+            ]
         case .malformed(let message):
-            return [AASAFinding(.malformedAppID, at: path, message,
-                fix: "write <team ID>.<bundle ID>, e.g. ABCDE12345.com.example.app")]
+            return [
+                AASAFinding(
+                    .malformedAppID, at: path, message,
+                    fix: "write <team ID>.<bundle ID>, e.g. ABCDE12345.com.example.app")
+            ]
         }
     }
 
     private static func sizeFinding(_ size: Int) -> AASAFinding {
-        AASAFinding(.fileTooLarge, at: .root,
+        AASAFinding(
+            .fileTooLarge, at: .root,
             "the file is \(size) bytes; iOS refuses AASA files larger than \(maximumFileSize) bytes (128 KB)",
             fix: "merge rules with wildcards or substitution variables until the file is at most 128 KB")
     }

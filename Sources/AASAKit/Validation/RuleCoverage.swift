@@ -35,9 +35,10 @@ enum RuleCoverage {
             // Each constraint of the earlier rule must be implied by one on the same name in the later
             // rule (an absent item reads as "", which the later pattern then accepts too).
             return outer.allSatisfy { constraint in
-                constraint.pattern.matchesEverything || inner.contains {
-                    $0.comparedName == constraint.comparedName && PatternInclusion.includes(constraint.pattern, $0.pattern)
-                }
+                constraint.pattern.matchesEverything
+                    || inner.contains {
+                        $0.comparedName == constraint.comparedName && PatternInclusion.includes(constraint.pattern, $0.pattern)
+                    }
             }
         default:
             return false

@@ -45,7 +45,9 @@ public struct LinkExplanation: Sendable {
         do {
             document = try AASADocument(json: site.aasa.document, byteCount: site.aasa.bytes.count)
         } catch {
-            return LinkExplanation(url: url, domain: host, siteID: site.id, decision: .none, detailsIndex: nil, componentIndex: nil, ruleKind: nil, appIDs: [], explanation: "\(error)", page: nil)
+            return LinkExplanation(
+                url: url, domain: host, siteID: site.id, decision: .none, detailsIndex: nil, componentIndex: nil, ruleKind: nil, appIDs: [],
+                explanation: "\(error)", page: nil)
         }
         let result = AASAMatcher(document).match(parsed, options: AASAMatchOptions(domain: host, appID: appID))
         let target = parsed.path.isEmpty ? "/" : parsed.path
@@ -72,7 +74,10 @@ public struct LinkExplanation: Sendable {
             componentIndex: result.componentIndex, ruleKind: result.ruleKind, appIDs: result.appIDs, explanation: result.explanation, page: page)
     }
 
-    private init(url: String, domain: String?, siteID: String?, decision: AASADecision, detailsIndex: Int?, componentIndex: Int?, ruleKind: AASARuleKind?, appIDs: [String], explanation: String, page: PageOutcome?) {
+    private init(
+        url: String, domain: String?, siteID: String?, decision: AASADecision, detailsIndex: Int?, componentIndex: Int?, ruleKind: AASARuleKind?,
+        appIDs: [String], explanation: String, page: PageOutcome?
+    ) {
         self.url = url
         self.domain = domain
         self.siteID = siteID
@@ -104,7 +109,8 @@ public struct LinkExplanation: Sendable {
         case .page(let rule, let appURL)?:
             members.append(JSONMember("page", .object([JSONMember("status", 200), JSONMember("rule", .string(rule)), JSONMember("appURL", .string(appURL))])))
         case .badLink(let rule, let problem)?:
-            members.append(JSONMember("page", .object([JSONMember("status", 400), JSONMember("rule", .string(rule)), JSONMember("problem", .string(problem))])))
+            members.append(
+                JSONMember("page", .object([JSONMember("status", 400), JSONMember("rule", .string(rule)), JSONMember("problem", .string(problem))])))
         case .notFound?:
             members.append(JSONMember("page", .object([JSONMember("status", 404)])))
         case nil:

@@ -24,10 +24,11 @@ public enum LinkhostCheck {
         for site in configuration.sites {
             let report = AASAValidator().validate(bytes: site.aasa.bytes)
             for finding in report.findings where !(site.aasaPolicy.isGenerated && expectedInGeneratedFiles.contains(finding.code)) {
-                findings.append(CheckFinding(
-                    code: finding.code.rawValue, severity: finding.severity == .error ? .error : .warning, site: site.id,
-                    path: "\(site.aasa.origin == "generated" ? "(generated file)" : site.aasa.origin) \(finding.path)",
-                    message: finding.message, fix: finding.fix))
+                findings.append(
+                    CheckFinding(
+                        code: finding.code.rawValue, severity: finding.severity == .error ? .error : .warning, site: site.id,
+                        path: "\(site.aasa.origin == "generated" ? "(generated file)" : site.aasa.origin) \(finding.path)",
+                        message: finding.message, fix: finding.fix))
             }
         }
         return findings
@@ -36,7 +37,9 @@ public enum LinkhostCheck {
     /// Checks an AASA file on its own.
     public static func check(aasaBytes: [UInt8]) -> [CheckFinding] {
         AASAValidator().validate(bytes: aasaBytes).findings.map { finding in
-            CheckFinding(code: finding.code.rawValue, severity: finding.severity == .error ? .error : .warning, site: nil, path: finding.path, message: finding.message, fix: finding.fix)
+            CheckFinding(
+                code: finding.code.rawValue, severity: finding.severity == .error ? .error : .warning, site: nil, path: finding.path, message: finding.message,
+                fix: finding.fix)
         }
     }
 }

@@ -18,7 +18,10 @@ public enum SiteAgreement {
         do {
             document = try AASADocument(json: site.aasa.document, byteCount: site.aasa.bytes.count)
         } catch {
-            return [ConfigurationProblem(path: sitePath.appending("aasa"), problem: "the AASA file cannot be read: \(error)", fix: "correct the file", code: "LH000")]
+            return [
+                ConfigurationProblem(
+                    path: sitePath.appending("aasa"), problem: "the AASA file cannot be read: \(error)", fix: "correct the file", code: "LH000")
+            ]
         }
         let matcher = AASAMatcher(document)
         let host = site.primaryHost
@@ -28,25 +31,31 @@ public enum SiteAgreement {
             for (exampleIndex, example) in rule.examples.enumerated() {
                 let path = sitePath.appending("links").appending(ruleIndex).appending("examples").appending(exampleIndex)
                 guard let result = try? matcher.match("https://\(host)\(example)", options: AASAMatchOptions(domain: host)) else {
-                    problems.append(ConfigurationProblem(path: path, problem: "\"\(example)\" is not a URL path", fix: "write the link's path and query", code: "LH001"))
+                    problems.append(
+                        ConfigurationProblem(path: path, problem: "\"\(example)\" is not a URL path", fix: "write the link's path and query", code: "LH001"))
                     continue
                 }
                 switch result.decision {
                 case .match:
                     if site.aasaPolicy.isGenerated, result.detailsIndex != 0 || result.componentIndex != ownComponent || result.ruleKind != .component {
-                        problems.append(ConfigurationProblem(
-                            path: path,
-                            problem: "\"\(example)\" opens the app through \(result.rule?.description ?? "another rule"), not rule \"\(rule.name)\"'s own component (applinks.details[0].components[\(ownComponent)])",
-                            fix: "make the extra component narrower, or move rule \"\(rule.name)\" so no earlier component matches its links",
-                            code: "LH002"))
+                        problems.append(
+                            ConfigurationProblem(
+                                path: path,
+                                problem:
+                                    "\"\(example)\" opens the app through \(result.rule?.description ?? "another rule"), not rule \"\(rule.name)\"'s own component (applinks.details[0].components[\(ownComponent)])",
+                                fix: "make the extra component narrower, or move rule \"\(rule.name)\" so no earlier component matches its links",
+                                code: "LH002"))
                     }
                 case .exclude, .none:
                     let verb = result.decision == .exclude ? "is blocked by an exclusion" : "does not open the app"
-                    problems.append(ConfigurationProblem(
-                        path: path,
-                        problem: "\"\(example)\" \(verb) under the served AASA file: \(result.explanation)",
-                        fix: site.aasaPolicy.isGenerated ? "remove or narrow the exclusion in aasa.extraComponents" : "add a component for this link to the AASA file, or remove the example",
-                        code: "LH001"))
+                    problems.append(
+                        ConfigurationProblem(
+                            path: path,
+                            problem: "\"\(example)\" \(verb) under the served AASA file: \(result.explanation)",
+                            fix: site.aasaPolicy.isGenerated
+                                ? "remove or narrow the exclusion in aasa.extraComponents"
+                                : "add a component for this link to the AASA file, or remove the example",
+                            code: "LH001"))
                 }
             }
         }
@@ -57,7 +66,9 @@ public enum SiteAgreement {
     }
 
     /// LH003: components whose sample URL opens the app but reaches no link rule.
-    private static func componentsWithoutPages(_ site: SiteConfiguration, document: AASADocument, matcher: AASAMatcher, sitePath: JSONPath) -> [ConfigurationProblem] {
+    private static func componentsWithoutPages(_ site: SiteConfiguration, document: AASADocument, matcher: AASAMatcher, sitePath: JSONPath)
+        -> [ConfigurationProblem]
+    {
         guard let appLinks = document.appLinks else { return [] }
         var problems: [ConfigurationProblem] = []
         for entry in appLinks.details {
@@ -71,11 +82,14 @@ public enum SiteAgreement {
                 else { continue }
                 let parts = HTTPRequestTargetParts(target)
                 if case .noRule = site.router.route(rawPath: parts.rawPath, rawQuery: parts.rawQuery) {
-                    problems.append(ConfigurationProblem(
-                        path: sitePath.appending("aasa"),
-                        problem: "\(component.jsonPath) opens links such as \(target) in the app, but no link rule serves them: people without the app get a 404",
-                        fix: "add a link rule for these links, make the component an exclusion, or set aasa.allowComponentsWithoutPages to true if the web serves them elsewhere",
-                        code: "LH003"))
+                    problems.append(
+                        ConfigurationProblem(
+                            path: sitePath.appending("aasa"),
+                            problem:
+                                "\(component.jsonPath) opens links such as \(target) in the app, but no link rule serves them: people without the app get a 404",
+                            fix:
+                                "add a link rule for these links, make the component an exclusion, or set aasa.allowComponentsWithoutPages to true if the web serves them elsewhere",
+                            code: "LH003"))
                 }
             }
         }

@@ -20,13 +20,19 @@ struct AASASectionParser {
         let allowsUnserved = options?.bool("allowComponentsWithoutPages", default: false) ?? false
         if let options, let fileEntry = options.string("file", fix: "write the path of the AASA file, relative to the config file's folder") {
             if options.members.contains(where: { !$0.key.hasPrefix("//") && !Self.fileKeys.contains($0.key) }) {
-                problems.add(path.appending("file"), "\"file\" is combined with generation options", fix: "keep \"file\" alone (the file is served as it is), or remove it to generate the file from the links")
+                problems.add(
+                    path.appending("file"), "\"file\" is combined with generation options",
+                    fix: "keep \"file\" alone (the file is served as it is), or remove it to generate the file from the links")
             }
-            return readFile(fileEntry, at: path.appending("file")).map { ($0, AASAPolicy(extraComponentCount: 0, isGenerated: false, allowsComponentsWithoutPages: allowsUnserved)) }
+            return readFile(fileEntry, at: path.appending("file")).map {
+                ($0, AASAPolicy(extraComponentCount: 0, isGenerated: false, allowsComponentsWithoutPages: allowsUnserved))
+            }
         }
         let generation = options.map(readGenerationOptions) ?? AASAGenerator.Options()
         if !declaresRules && generation.extraComponents.isEmpty && generation.passThroughSections.isEmpty {
-            problems.add(site.path.appending("links"), "the site has no link rules and no AASA content", fix: "add \"links\": [ ... ], or \"aasa\": { \"file\": \"...\" }")
+            problems.add(
+                site.path.appending("links"), "the site has no link rules and no AASA content",
+                fix: "add \"links\": [ ... ], or \"aasa\": { \"file\": \"...\" }")
             return nil
         }
         let document = AASAGenerator.document(rules: rules, appIDs: appIDs, options: generation)
@@ -42,17 +48,23 @@ struct AASASectionParser {
         if let extra = options.value("extraComponents") {
             if case .array(let components) = extra {
                 for (index, component) in components.enumerated() where component.objectMembers == nil {
-                    problems.add(options.path.appending("extraComponents").appending(index), "a component must be an object, found \(component.kindDescription)", fix: "write e.g. { \"/\": \"/admin/*\", \"exclude\": true }")
+                    problems.add(
+                        options.path.appending("extraComponents").appending(index), "a component must be an object, found \(component.kindDescription)",
+                        fix: "write e.g. { \"/\": \"/admin/*\", \"exclude\": true }")
                 }
                 generation.extraComponents = components.filter { $0.objectMembers != nil }
             } else {
-                problems.add(options.path.appending("extraComponents"), "\"extraComponents\" must be an array of components", fix: "write e.g. [ { \"/\": \"/admin/*\", \"exclude\": true } ]")
+                problems.add(
+                    options.path.appending("extraComponents"), "\"extraComponents\" must be an array of components",
+                    fix: "write e.g. [ { \"/\": \"/admin/*\", \"exclude\": true } ]")
             }
         }
         for section in ["webcredentials", "appclips", "activitycontinuation"] {
             guard let value = options.value(section) else { continue }
             guard value.objectMembers != nil else {
-                problems.add(options.path.appending(section), "\"\(section)\" must be an object, found \(value.kindDescription)", fix: "write { \"apps\": [\"TEAMID.bundle.id\"] }")
+                problems.add(
+                    options.path.appending(section), "\"\(section)\" must be an object, found \(value.kindDescription)",
+                    fix: "write { \"apps\": [\"TEAMID.bundle.id\"] }")
                 continue
             }
             generation.passThroughSections.append(JSONMember(section, value))
@@ -72,14 +84,18 @@ struct AASASectionParser {
         }
         let bytes = Array(data)
         guard bytes.count <= AASAFile.maximumSize else {
-            problems.add(path, "\(resolved) is \(bytes.count) bytes; iOS refuses AASA files over \(AASAFile.maximumSize) bytes (128 KB)", fix: "remove rules or merge them with wildcards until the file is at most 128 KB")
+            problems.add(
+                path, "\(resolved) is \(bytes.count) bytes; iOS refuses AASA files over \(AASAFile.maximumSize) bytes (128 KB)",
+                fix: "remove rules or merge them with wildcards until the file is at most 128 KB")
             return nil
         }
         let document: JSONValue
         do {
             document = try JSONParser(duplicateKeys: .keepAll).parse(bytes)  // Apple reads the last duplicate; check warns (AASA005)
         } catch {
-            problems.add(path, "\(resolved) is not valid JSON (line \(error.line), column \(error.column)): \(error.message)", fix: "correct the file; iOS ignores an AASA file that does not parse")
+            problems.add(
+                path, "\(resolved) is not valid JSON (line \(error.line), column \(error.column)): \(error.message)",
+                fix: "correct the file; iOS ignores an AASA file that does not parse")
             return nil
         }
         guard check(document, size: bytes.count, at: path) else { return nil }
@@ -90,16 +106,21 @@ struct AASASectionParser {
     /// service, and no larger than iOS accepts. (`linkhost check` looks much deeper.)
     private func check(_ document: JSONValue, size: Int, at path: JSONPath) -> Bool {
         guard let members = document.objectMembers else {
-            problems.add(path, "the AASA document must be a JSON object, found \(document.kindDescription)", fix: "write { \"applinks\": { \"details\": [ ... ] } }")
+            problems.add(
+                path, "the AASA document must be a JSON object, found \(document.kindDescription)", fix: "write { \"applinks\": { \"details\": [ ... ] } }")
             return false
         }
         let services = ["applinks", "webcredentials", "appclips", "activitycontinuation"]
         guard members.contains(where: { services.contains($0.key) }) else {
-            problems.add(path, "the AASA document has none of the services \(services.joined(separator: ", "))", fix: "add at least \"applinks\": { \"details\": [ ... ] }")
+            problems.add(
+                path, "the AASA document has none of the services \(services.joined(separator: ", "))",
+                fix: "add at least \"applinks\": { \"details\": [ ... ] }")
             return false
         }
         guard size <= AASAFile.maximumSize else {
-            problems.add(path, "the AASA file would be \(size) bytes; iOS refuses files over \(AASAFile.maximumSize) bytes (128 KB)", fix: "remove rules or merge them with wildcards until the file is at most 128 KB")
+            problems.add(
+                path, "the AASA file would be \(size) bytes; iOS refuses files over \(AASAFile.maximumSize) bytes (128 KB)",
+                fix: "remove rules or merge them with wildcards until the file is at most 128 KB")
             return false
         }
         return true

@@ -18,7 +18,9 @@ struct AppSectionParser {
         let appIDs = readAppIDs(reader)
         let storeID = reader.string("appStoreID", fix: "write the numeric App Store id as a string, e.g. \"567936609\"")
         if let storeID, storeID.isEmpty || storeID.count > 12 || !storeID.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-            problems.add(reader.path.appending("appStoreID"), "\"\(storeID)\" is not a numeric App Store id", fix: "use the digits after \"id\" in the app's App Store URL, e.g. \"567936609\"")
+            problems.add(
+                reader.path.appending("appStoreID"), "\"\(storeID)\" is not a numeric App Store id",
+                fix: "use the digits after \"id\" in the app's App Store URL, e.g. \"567936609\"")
         }
         let storeURL = reader.string("appStoreURL", fix: "write an https URL, e.g. the app's TestFlight invitation")
         if let storeURL, !storeURL.hasPrefix("https://") {
@@ -31,11 +33,15 @@ struct AppSectionParser {
 
     private func readAppIDs(_ reader: ConfigObjectReader) -> [String] {
         var appIDs: [String] = []
-        let entries = reader.strings("appIDs", required: true, nonEmpty: true, fix: "list the app's IDs as \"<Team ID>.<bundle ID>\", e.g. [\"ABCDE12345.com.example.app\"]") ?? []
+        let entries =
+            reader.strings(
+                "appIDs", required: true, nonEmpty: true, fix: "list the app's IDs as \"<Team ID>.<bundle ID>\", e.g. [\"ABCDE12345.com.example.app\"]") ?? []
         for entry in entries {
             // A team prefix that is not ten characters (the seeds' TEAMID) is only a warning, for `check`.
             if case .malformed(let problem) = AppIDFormat.check(entry.text) {
-                problems.add(entry.path, problem, fix: "write \"<Team ID>.<bundle ID>\", e.g. \"ABCDE12345.com.example.app\" (the Team ID is on developer.apple.com › Membership)")
+                problems.add(
+                    entry.path, problem,
+                    fix: "write \"<Team ID>.<bundle ID>\", e.g. \"ABCDE12345.com.example.app\" (the Team ID is on developer.apple.com › Membership)")
             } else {
                 appIDs.append(entry.text)
             }
@@ -48,7 +54,9 @@ struct AppSectionParser {
         guard let scheme = reader.string("scheme", required: true, fix: "add the app's custom URL scheme without \"://\", e.g. \"rowhni\"") else { return nil }
         let path = reader.path.appending("scheme")
         if ["http", "https"].contains(scheme.lowercased()) {
-            problems.add(path, "\"\(scheme)\" is the web's scheme, not the app's", fix: "write the app's own scheme from its Info.plist CFBundleURLSchemes, e.g. \"awful\"")
+            problems.add(
+                path, "\"\(scheme)\" is the web's scheme, not the app's",
+                fix: "write the app's own scheme from its Info.plist CFBundleURLSchemes, e.g. \"awful\"")
             return nil
         }
         guard !Self.isScheme(scheme) else { return scheme }
@@ -69,6 +77,9 @@ struct AppSectionParser {
     private static func isScheme(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard let first = bytes.first, first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z") else { return false }
-        return bytes.allSatisfy { ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
+        return bytes.allSatisfy {
+            ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "+")
+                || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+        }
     }
 }

@@ -51,11 +51,16 @@ struct ConfigObjectReader {
     func integer(_ key: String, in range: ClosedRange<Int>, default defaultValue: Int, meaning: String) -> Int {
         guard let value = value(key) else { return defaultValue }
         guard case .number(let number) = value, let integer = number.intValue else {
-            problems.add(path.appending(key), "\"\(key)\" must be a whole number (\(meaning)), found \(value.kindDescription == "a number" ? "\(value.numberValue!)" : value.kindDescription)", fix: "use a whole number from \(range.lowerBound) to \(range.upperBound)")
+            problems.add(
+                path.appending(key),
+                "\"\(key)\" must be a whole number (\(meaning)), found \(value.kindDescription == "a number" ? "\(value.numberValue!)" : value.kindDescription)",
+                fix: "use a whole number from \(range.lowerBound) to \(range.upperBound)")
             return defaultValue
         }
         guard range.contains(integer) else {
-            problems.add(path.appending(key), "\(integer) is outside \(range.lowerBound)...\(range.upperBound) (\(meaning))", fix: "use a whole number from \(range.lowerBound) to \(range.upperBound)")
+            problems.add(
+                path.appending(key), "\(integer) is outside \(range.lowerBound)...\(range.upperBound) (\(meaning))",
+                fix: "use a whole number from \(range.lowerBound) to \(range.upperBound)")
             return defaultValue
         }
         return integer

@@ -26,7 +26,9 @@ struct ConfigurationCrossChecks {
             }
             for (host, hostIndex) in site.hosts {
                 if let owner = hostOwner[host] {
-                    problems.add(site.path.appending("hosts").appending(hostIndex), "\"\(host)\" is also listed at sites[\(owner.site)].hosts[\(owner.host)]", fix: "list each host under one site only; one host serves one AASA file")
+                    problems.add(
+                        site.path.appending("hosts").appending(hostIndex), "\"\(host)\" is also listed at sites[\(owner.site)].hosts[\(owner.host)]",
+                        fix: "list each host under one site only; one host serves one AASA file")
                 } else {
                     hostOwner[host] = (site.index, hostIndex)
                 }
@@ -39,7 +41,8 @@ struct ConfigurationCrossChecks {
         let ids = sites.compactMap(\.id)
         guard !ids.contains(id) else { return }
         let choices = (["\"404\""] + ids.map { "\"\($0)\"" }).joined(separator: ", ")
-        problems.add(JSONPath.root.appending("server").appending("unknownHost"), "\"\(id)\" is neither \"404\" nor the id of a site", fix: "use one of \(choices)")
+        problems.add(
+            JSONPath.root.appending("server").appending("unknownHost"), "\"\(id)\" is neither \"404\" nor the id of a site", fix: "use one of \(choices)")
     }
 
     /// Both listeners cannot bind one port; with `tls.http` off there is no plain-HTTP listener.

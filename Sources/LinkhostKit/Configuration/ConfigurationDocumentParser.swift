@@ -28,7 +28,9 @@ struct ConfigurationDocumentParser {
             return []
         }
         guard case .array(let elements) = list, !elements.isEmpty else {
-            problems.add(path, "\"sites\" must be a non-empty array of site objects", fix: "add at least one site: { \"id\": ..., \"hosts\": [...], \"app\": {...}, \"links\": [...] }")
+            problems.add(
+                path, "\"sites\" must be a non-empty array of site objects",
+                fix: "add at least one site: { \"id\": ..., \"hosts\": [...], \"app\": {...}, \"links\": [...] }")
             return []
         }
         let parser = SiteParser(problems: problems, paths: paths, publicFolder: publicFolder)

@@ -6,9 +6,13 @@ enum ConfigurationFile {
     static func bytes(at path: String) throws(ConfigurationError) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read (check its permissions)" : "no such file"
-            throw ConfigurationError(source: path, problems: [
-                ConfigurationProblem(path: .root, problem: "cannot open the config file: \(reason)", fix: "pass --config PATH to a readable config.json, or run from the folder that holds one")
-            ])
+            throw ConfigurationError(
+                source: path,
+                problems: [
+                    ConfigurationProblem(
+                        path: .root, problem: "cannot open the config file: \(reason)",
+                        fix: "pass --config PATH to a readable config.json, or run from the folder that holds one")
+                ])
         }
         return Array(data)
     }
@@ -17,9 +21,13 @@ enum ConfigurationFile {
         do {
             return try JSONParser().parse(bytes)
         } catch {
-            throw ConfigurationError(source: source, problems: [
-                ConfigurationProblem(path: error.path, problem: "the file is not valid JSON (line \(error.line), column \(error.column)): \(error.message)", fix: "correct the JSON syntax at that line; `python3 -m json.tool \(source)` shows the same spot")
-            ])
+            throw ConfigurationError(
+                source: source,
+                problems: [
+                    ConfigurationProblem(
+                        path: error.path, problem: "the file is not valid JSON (line \(error.line), column \(error.column)): \(error.message)",
+                        fix: "correct the JSON syntax at that line; `python3 -m json.tool \(source)` shows the same spot")
+                ])
         }
     }
 }

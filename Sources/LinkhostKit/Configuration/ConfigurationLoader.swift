@@ -15,7 +15,9 @@ public enum ConfigurationLoader {
     }
 
     /// Checks config JSON given as bytes; relative paths inside resolve against `baseDirectory`.
-    public static func parse(_ bytes: [UInt8], source: String = "<inline>", baseDirectory: String = ".", overrides: ConfigurationOverrides = ConfigurationOverrides()) throws(ConfigurationError) -> LinkhostConfiguration {
+    public static func parse(
+        _ bytes: [UInt8], source: String = "<inline>", baseDirectory: String = ".", overrides: ConfigurationOverrides = ConfigurationOverrides()
+    ) throws(ConfigurationError) -> LinkhostConfiguration {
         let document = try ConfigurationFile.document(from: bytes, source: source)
         let problems = ConfigurationProblems()
         let paths = PathResolver(baseDirectory: baseDirectory)

@@ -10,7 +10,8 @@ extension ConfigurationOverrides {
             if ServerSectionParser.isListenAddress(listenAddress.value) {
                 configuration.server.listenAddress = listenAddress.value
             } else {
-                problems.add(listen.appending("address"), "\(listenAddress.origin) \"\(listenAddress.value)\" is not an IP address", fix: ServerSectionParser.addressFix)
+                problems.add(
+                    listen.appending("address"), "\(listenAddress.origin) \"\(listenAddress.value)\" is not an IP address", fix: ServerSectionParser.addressFix)
             }
         }
         if let port {
@@ -18,13 +19,16 @@ extension ConfigurationOverrides {
                 configuration.server.port = port.value
                 configuration.portFlag = port.origin
             } else {
-                problems.add(listen.appending("port"), "\(port.origin) \(port.value) is outside 0...65535", fix: "use a port from 0 to 65535; 0 picks a free one")
+                problems.add(
+                    listen.appending("port"), "\(port.origin) \(port.value) is outside 0...65535", fix: "use a port from 0 to 65535; 0 picks a free one")
             }
         }
         applyTLS(to: &configuration, problems: problems)
         if let databasePath {
             if databasePath.value.isEmpty {
-                problems.add(JSONPath.root.appending("log").appending("database"), "\(databasePath.origin) is empty", fix: "give the SQLite file's path, e.g. data/linkhost.sqlite")
+                problems.add(
+                    JSONPath.root.appending("log").appending("database"), "\(databasePath.origin) is empty",
+                    fix: "give the SQLite file's path, e.g. data/linkhost.sqlite")
             } else {
                 configuration.log.databasePath = PathResolver.currentDirectory.resolve(databasePath.value)
             }
@@ -49,11 +53,15 @@ extension ConfigurationOverrides {
         }
         guard let tlsPort else { return }
         guard var tls = configuration.tls else {
-            problems.add(TLSSection.path.appending("port"), "\(tlsPort.origin) \(tlsPort.value) needs HTTPS, but there is no certificate", fix: "give a certificate and key as well, or add \"tls\" to the server settings")
+            problems.add(
+                TLSSection.path.appending("port"), "\(tlsPort.origin) \(tlsPort.value) needs HTTPS, but there is no certificate",
+                fix: "give a certificate and key as well, or add \"tls\" to the server settings")
             return
         }
         guard Self.portRange.contains(tlsPort.value) else {
-            problems.add(TLSSection.path.appending("port"), "\(tlsPort.origin) \(tlsPort.value) is outside 0...65535", fix: "use a port from 0 to 65535; 0 picks a free one")
+            problems.add(
+                TLSSection.path.appending("port"), "\(tlsPort.origin) \(tlsPort.value) is outside 0...65535",
+                fix: "use a port from 0 to 65535; 0 picks a free one")
             return
         }
         tls.port = tlsPort.value

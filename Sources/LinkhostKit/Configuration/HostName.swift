@@ -23,16 +23,26 @@ enum HostName {
         }
         for label in labels {
             let bytes = Array(label.utf8)
-            let valid = !bytes.isEmpty && bytes.count <= 63 && bytes.first != UInt8(ascii: "-") && bytes.last != UInt8(ascii: "-")
-                && bytes.allSatisfy { ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "-") }
+            let valid =
+                !bytes.isEmpty && bytes.count <= 63 && bytes.first != UInt8(ascii: "-") && bytes.last != UInt8(ascii: "-")
+                && bytes.allSatisfy {
+                    ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "-")
+                }
             if !valid {
                 if label.unicodeScalars.contains(where: { !$0.isASCII }) {
-                    return .failure(HostNameProblem(problem: "\"\(raw)\" is an internationalised name", fix: "write it in Punycode (xn--…), as Apple requires for associated domains"))
+                    return .failure(
+                        HostNameProblem(
+                            problem: "\"\(raw)\" is an internationalised name", fix: "write it in Punycode (xn--…), as Apple requires for associated domains"))
                 }
                 if label == "*" {
-                    return .failure(HostNameProblem(problem: "\"\(raw)\" has a wildcard that is not the first label", fix: "only a leading \"*.\" is allowed, e.g. \"*.example.com\""))
+                    return .failure(
+                        HostNameProblem(
+                            problem: "\"\(raw)\" has a wildcard that is not the first label", fix: "only a leading \"*.\" is allowed, e.g. \"*.example.com\""))
                 }
-                return .failure(HostNameProblem(problem: "\"\(raw)\" is not a valid host name (label \"\(label)\")", fix: "use letters, digits and hyphens, dots between labels, e.g. \"links.example.com\""))
+                return .failure(
+                    HostNameProblem(
+                        problem: "\"\(raw)\" is not a valid host name (label \"\(label)\")",
+                        fix: "use letters, digits and hyphens, dots between labels, e.g. \"links.example.com\""))
             }
         }
         return .success(host)

@@ -18,7 +18,9 @@ struct LinkRuleReader {
     /// The rules that read without problems, each with its index in `links`.
     func readRules(_ value: JSONValue, at path: JSONPath) -> [(rule: LinkRule, index: Int)] {
         guard case .array(let elements) = value else {
-            problems.add(path, "\"links\" must be an array of rules, found \(value.kindDescription)", fix: "write \"links\": [ { \"name\": ..., \"path\": ..., \"app\": ... } ]")
+            problems.add(
+                path, "\"links\" must be an array of rules, found \(value.kindDescription)",
+                fix: "write \"links\": [ { \"name\": ..., \"path\": ..., \"app\": ... } ]")
             return []
         }
         var rules: [(rule: LinkRule, index: Int)] = []
@@ -27,7 +29,9 @@ struct LinkRuleReader {
             let rulePath = path.appending(index)
             guard let rule = readRule(element, at: rulePath) else { continue }
             if let earlier = names[rule.name] {
-                problems.add(rulePath.appending("name"), "the rule name \"\(rule.name)\" is also used by links[\(earlier)]", fix: "give every rule its own name; names appear in the log and statistics")
+                problems.add(
+                    rulePath.appending("name"), "the rule name \"\(rule.name)\" is also used by links[\(earlier)]",
+                    fix: "give every rule its own name; names appear in the log and statistics")
                 continue
             }
             names[rule.name] = index
@@ -39,7 +43,9 @@ struct LinkRuleReader {
     /// Site-wide pass-through parameters: `{"noseen": {"type": "flag"}}`.
     func readPassThrough(_ value: JSONValue, at path: JSONPath) -> [LinkParameter] {
         guard case .object(let members) = value else {
-            problems.add(path, "\"passThrough\" must be an object of parameter names, found \(value.kindDescription)", fix: "write e.g. \"passThrough\": { \"noseen\": { \"type\": \"flag\" } }")
+            problems.add(
+                path, "\"passThrough\" must be an object of parameter names, found \(value.kindDescription)",
+                fix: "write e.g. \"passThrough\": { \"noseen\": { \"type\": \"flag\" } }")
             return []
         }
         var parameters: [LinkParameter] = []
@@ -49,7 +55,8 @@ struct LinkRuleReader {
                 problems.add(memberPath, "\"\(member.key)\" is not a valid parameter name", fix: "use letters, digits and '_'")
                 continue
             }
-            guard let reader = ConfigObjectReader(member.value, at: memberPath, problems: problems, what: "a pass-through parameter", allowedKeys: ["type"]) else { continue }
+            guard let reader = ConfigObjectReader(member.value, at: memberPath, problems: problems, what: "a pass-through parameter", allowedKeys: ["type"])
+            else { continue }
             let type = readType(reader) ?? .text
             parameters.append(LinkParameter(name: member.key, constraint: .typed(type, required: false)))
         }
@@ -67,7 +74,10 @@ struct LinkRuleReader {
         if let text = reader.string("path", required: true, fix: "give the path, e.g. \"/addfriend\" or \"/familymember/{name}\"") {
             switch PathTemplate.parse(text) {
             case .success(let parsed): template = parsed
-            case .failure(let error): problems.add(path.appending("path"), "\"\(text)\" is not a usable path: \(error.reason)", fix: "write the path from '/', with {name} for a variable segment, e.g. \"/movie/{name}\"")
+            case .failure(let error):
+                problems.add(
+                    path.appending("path"), "\"\(text)\" is not a usable path: \(error.reason)",
+                    fix: "write the path from '/', with {name} for a variable segment, e.g. \"/movie/{name}\"")
             }
         }
         let parameters = readParameters(reader.value("params"), at: path.appending("params"), template: template)
@@ -106,7 +116,9 @@ struct LinkRuleReader {
         case nil: members = []
         case .object(let list)?: members = list
         case let other?:
-            problems.add(path, "\"params\" must be an object of parameter names, found \(other.kindDescription)", fix: "write \"params\": { \"code\": { \"type\": \"inviteCode\" } }")
+            problems.add(
+                path, "\"params\" must be an object of parameter names, found \(other.kindDescription)",
+                fix: "write \"params\": { \"code\": { \"type\": \"inviteCode\" } }")
             return []
         }
         for member in members where !member.key.hasPrefix("//") {
@@ -115,12 +127,16 @@ struct LinkRuleReader {
                 problems.add(memberPath, "\"\(member.key)\" is not a valid parameter name", fix: "use letters, digits and '_'")
                 continue
             }
-            guard let reader = ConfigObjectReader(member.value, at: memberPath, problems: problems, what: "a parameter", allowedKeys: Self.parameterKeys) else { continue }
+            guard let reader = ConfigObjectReader(member.value, at: memberPath, problems: problems, what: "a parameter", allowedKeys: Self.parameterKeys) else {
+                continue
+            }
             let location: LinkParameter.Location = placeholders.contains(member.key) ? .path : .query
             let constraint: LinkParameter.Constraint
             if let fixed = reader.string("value", fix: "write the exact value the parameter must have, e.g. \"post\"") {
                 if reader.has("type") || reader.has("absent") || reader.has("required") {
-                    problems.add(memberPath, "a fixed \"value\" cannot be combined with \"type\", \"absent\" or \"required\"", fix: "keep \"value\" alone: the parameter must then be present with exactly that value")
+                    problems.add(
+                        memberPath, "a fixed \"value\" cannot be combined with \"type\", \"absent\" or \"required\"",
+                        fix: "keep \"value\" alone: the parameter must then be present with exactly that value")
                 }
                 if location == .path {
                     problems.add(memberPath, "path placeholders cannot have a fixed value", fix: "write the fixed text into the path itself")
@@ -135,22 +151,28 @@ struct LinkRuleReader {
             } else {
                 let type = readType(reader)
                 if type == nil && !reader.has("type") {
-                    problems.add(memberPath.appending("type"), "the parameter has no \"type\"", fix: "add \"type\": one of \(ParameterType.allCases.map(\.rawValue).joined(separator: ", "))")
+                    problems.add(
+                        memberPath.appending("type"), "the parameter has no \"type\"",
+                        fix: "add \"type\": one of \(ParameterType.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 let required = reader.bool("required", default: true)
                 if location == .path && !required {
-                    problems.add(memberPath.appending("required"), "a path placeholder is always required", fix: "remove \"required\": false, or make it a query parameter")
+                    problems.add(
+                        memberPath.appending("required"), "a path placeholder is always required",
+                        fix: "remove \"required\": false, or make it a query parameter")
                 }
                 constraint = .typed(type ?? .text, required: required)
             }
             let label = readText(reader, "label", required: false, parameters: [], at: memberPath)
-            parameters.append(LinkParameter(
-                name: member.key, location: location, constraint: constraint,
-                isSecret: reader.bool("secret", default: false), isCopyable: reader.bool("copy", default: false), label: label
-            ))
+            parameters.append(
+                LinkParameter(
+                    name: member.key, location: location, constraint: constraint,
+                    isSecret: reader.bool("secret", default: false), isCopyable: reader.bool("copy", default: false), label: label
+                ))
         }
         for placeholder in placeholders where !parameters.contains(where: { $0.name == placeholder }) {
-            problems.add(path.appending(placeholder), "the path's {\(placeholder)} is not declared", fix: "add \"\(placeholder)\": { \"type\": ... } to \"params\"")
+            problems.add(
+                path.appending(placeholder), "the path's {\(placeholder)} is not declared", fix: "add \"\(placeholder)\": { \"type\": ... } to \"params\"")
         }
         return parameters
     }
@@ -159,7 +181,9 @@ struct LinkRuleReader {
         guard let text = reader.string("type", fix: "use one of \(ParameterType.allCases.map(\.rawValue).joined(separator: ", "))") else { return nil }
         guard let type = ParameterType(rawValue: text) else {
             let suggestion = ConfigObjectReader.closest(to: text, among: ParameterType.allCases.map(\.rawValue)).map { "did you mean \"\($0)\"? " } ?? ""
-            problems.add(reader.path.appending("type"), "\"\(text)\" is not a parameter type", fix: "\(suggestion)use one of \(ParameterType.allCases.map(\.rawValue).joined(separator: ", "))")
+            problems.add(
+                reader.path.appending("type"), "\"\(text)\" is not a parameter type",
+                fix: "\(suggestion)use one of \(ParameterType.allCases.map(\.rawValue).joined(separator: ", "))")
             return nil
         }
         return type
@@ -185,7 +209,9 @@ struct LinkRuleReader {
                     continue
                 }
                 if let languages, !languages.contains(member.key) {
-                    problems.add(textPath.appending(member.key), "\"\(member.key)\" is not one of the site's languages (\(languages.joined(separator: ", ")))", fix: "remove it, or add it to the site's \"languages\"")
+                    problems.add(
+                        textPath.appending(member.key), "\"\(member.key)\" is not one of the site's languages (\(languages.joined(separator: ", ")))",
+                        fix: "remove it, or add it to the site's \"languages\"")
                 }
                 texts[member.key] = text
             }
@@ -199,7 +225,8 @@ struct LinkRuleReader {
             problems.add(textPath, "no text for \(missing.joined(separator: ", "))", fix: "add \(missing.map { "\"\($0)\": \"…\"" }.joined(separator: ", "))")
         }
         for placeholder in text.placeholders where !parameters.contains(where: { $0.name == placeholder }) {
-            let fix = parameters.isEmpty
+            let fix =
+                parameters.isEmpty
                 ? "remove {\(placeholder)}: there is no parameter it could show here"
                 : "use one of the rule's parameters: \(parameters.map { "{\($0.name)}" }.joined(separator: ", "))"
             problems.add(textPath, "{\(placeholder)} is not a parameter of this rule", fix: fix)
@@ -217,7 +244,9 @@ struct LinkRuleReader {
                 continue
             }
             if template.requiredPlaceholders.contains(placeholder), !parameter.isRequired {
-                problems.add(path, "{\(placeholder)} sits before the query but the parameter is optional", fix: "make the parameter required, or move it into the query (\"?\(placeholder)={\(placeholder)}\") where it is left out when absent")
+                problems.add(
+                    path, "{\(placeholder)} sits before the query but the parameter is optional",
+                    fix: "make the parameter required, or move it into the query (\"?\(placeholder)={\(placeholder)}\") where it is left out when absent")
             }
         }
     }

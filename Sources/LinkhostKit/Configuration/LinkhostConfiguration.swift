@@ -84,7 +84,10 @@ public struct TLSSettings: Sendable, Equatable {
     /// `Strict-Transport-Security` value; `nil` sends none.
     public var hsts: String?
 
-    public init(certificatePath: String, keyPath: String, certificatePEM: String, keyPEM: String, port: Int = 8443, publicPort: Int? = nil, plainHTTP: PlainHTTP = .redirect, hsts: String? = "max-age=31536000") {
+    public init(
+        certificatePath: String, keyPath: String, certificatePEM: String, keyPEM: String, port: Int = 8443, publicPort: Int? = nil,
+        plainHTTP: PlainHTTP = .redirect, hsts: String? = "max-age=31536000"
+    ) {
         self.certificatePath = certificatePath
         self.keyPath = keyPath
         self.certificatePEM = certificatePEM
@@ -137,7 +140,10 @@ public struct LogSettings: Sendable, Equatable {
 
     public static let defaultDatabase = "data/linkhost.sqlite"
 
-    public init(enabled: Bool = true, databasePath: String = LogSettings.defaultDatabase, clientAddress: ClientAddressPolicy = .truncated, retentionDays: Int = 90, trackedParameters: [String] = ["from"], queueCapacity: Int = 65_536) {
+    public init(
+        enabled: Bool = true, databasePath: String = LogSettings.defaultDatabase, clientAddress: ClientAddressPolicy = .truncated, retentionDays: Int = 90,
+        trackedParameters: [String] = ["from"], queueCapacity: Int = 65_536
+    ) {
         self.enabled = enabled
         self.databasePath = databasePath
         self.clientAddress = clientAddress

@@ -23,16 +23,22 @@ struct LogSectionParser {
             if let chosen = ClientAddressPolicy(rawValue: policy) {
                 settings.clientAddress = chosen
             } else {
-                problems.add(reader.path.appending("clientAddress"), "\"\(policy)\" is not a client-address policy", fix: "use \"truncated\" (IPv4 /24, IPv6 /48) or \"omit\" (store none)")
+                problems.add(
+                    reader.path.appending("clientAddress"), "\"\(policy)\" is not a client-address policy",
+                    fix: "use \"truncated\" (IPv4 /24, IPv6 /48) or \"omit\" (store none)")
             }
         }
-        settings.retentionDays = reader.integer("retentionDays", in: 0...36_500, default: settings.retentionDays, meaning: "days rows are kept; 0 keeps them all")
-        settings.queueCapacity = reader.integer("queueCapacity", in: 1024...10_000_000, default: settings.queueCapacity, meaning: "records waiting for the writer at most")
+        settings.retentionDays = reader.integer(
+            "retentionDays", in: 0...36_500, default: settings.retentionDays, meaning: "days rows are kept; 0 keeps them all")
+        settings.queueCapacity = reader.integer(
+            "queueCapacity", in: 1024...10_000_000, default: settings.queueCapacity, meaning: "records waiting for the writer at most")
         if let names = reader.strings("trackedParameters", fix: "list query parameter names to keep, e.g. [\"from\"]") {
             settings.trackedParameters = []
             for entry in names {
                 if entry.text.isEmpty || entry.text.hasPrefix("utm_") {
-                    problems.add(entry.path, entry.text.isEmpty ? "the name is empty" : "\"\(entry.text)\" is a UTM parameter, which has its own column already", fix: "remove it")
+                    problems.add(
+                        entry.path, entry.text.isEmpty ? "the name is empty" : "\"\(entry.text)\" is a UTM parameter, which has its own column already",
+                        fix: "remove it")
                 } else {
                     settings.trackedParameters.append(entry.text)
                 }

@@ -19,7 +19,9 @@ struct PublicFolder {
         var isDirectory: ObjCBool = false
         exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
         missingParts = exists ? Self.requiredParts.filter { !Self.isFolder((path as NSString).appendingPathComponent($0)) } : []
-        if exists, !missingParts.contains("locales"), let files = try? FileManager.default.contentsOfDirectory(atPath: (path as NSString).appendingPathComponent("locales")) {
+        if exists, !missingParts.contains("locales"),
+            let files = try? FileManager.default.contentsOfDirectory(atPath: (path as NSString).appendingPathComponent("locales"))
+        {
             languages = files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
         } else {
             languages = nil
@@ -32,10 +34,14 @@ struct PublicFolder {
         let origin = isDefault ? " (the default \"\(ServerSettings.defaults.publicDirectory)\", next to the config file)" : ""
         guard exists else {
             let what = FileManager.default.fileExists(atPath: path) ? "is a file, not a folder" : "does not exist"
-            return [ConfigurationProblem(
-                path: settingPath,
-                problem: "the public folder \(path)\(origin) \(what); pages need its templates/, locales/ and static/",
-                fix: "copy linkhost's Public folder next to the config file, or set server.publicDirectory to where it is; a relative path is taken from the config file's folder")]
+            return [
+                ConfigurationProblem(
+                    path: settingPath,
+                    problem: "the public folder \(path)\(origin) \(what); pages need its templates/, locales/ and static/",
+                    fix:
+                        "copy linkhost's Public folder next to the config file, or set server.publicDirectory to where it is; a relative path is taken from the config file's folder"
+                )
+            ]
         }
         return missingParts.map { part in
             ConfigurationProblem(

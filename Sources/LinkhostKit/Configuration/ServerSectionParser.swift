@@ -6,7 +6,9 @@ import OrderedJSON
 struct ServerSectionParser {
     static let allowedKeys = ["listen", "unknownHost", "aasaCacheControl", "publicDirectory", "publicScheme", "limits", "tls"]
     static let listenKeys = ["address", "port"]
-    static let limitsKeys = ["threads", "connections", "connectionsPerAddress", "connectionTimeoutSeconds", "connectionMemoryBytes", "requestBodyBytes", "shutdownGraceSeconds"]
+    static let limitsKeys = [
+        "threads", "connections", "connectionsPerAddress", "connectionTimeoutSeconds", "connectionMemoryBytes", "requestBodyBytes", "shutdownGraceSeconds",
+    ]
     static let addressFix = "use an IP address such as \"0.0.0.0\" (all IPv4), \"::\" (all IPv6 and IPv4) or \"127.0.0.1\""
 
     let problems: ConfigurationProblems
@@ -30,12 +32,16 @@ struct ServerSectionParser {
                 // Whether a site has this id is checked once every site is read.
                 settings.unknownHost = .site(id)
             default:
-                problems.add(reader.path.appending("unknownHost"), "\(policy.kindDescription) is neither \"404\" nor the id of a site", fix: "write \"404\", or a site's id in quotes")
+                problems.add(
+                    reader.path.appending("unknownHost"), "\(policy.kindDescription) is neither \"404\" nor the id of a site",
+                    fix: "write \"404\", or a site's id in quotes")
             }
         }
         if let cacheControl = reader.string("aasaCacheControl", fix: "write a Cache-Control value such as \"public, max-age=3600\"") {
             if cacheControl.isEmpty || cacheControl.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
-                problems.add(reader.path.appending("aasaCacheControl"), "the value is empty or has control characters", fix: "write a Cache-Control value such as \"public, max-age=3600\"")
+                problems.add(
+                    reader.path.appending("aasaCacheControl"), "the value is empty or has control characters",
+                    fix: "write a Cache-Control value such as \"public, max-age=3600\"")
             } else {
                 settings.aasaCacheControl = cacheControl
             }
@@ -51,7 +57,9 @@ struct ServerSectionParser {
             if ["http", "https"].contains(scheme) {
                 settings.publicScheme = scheme
             } else {
-                problems.add(reader.path.appending("publicScheme"), "\"\(scheme)\" is neither \"https\" nor \"http\"", fix: "write \"https\" (universal links need HTTPS) or \"http\" for local tests")
+                problems.add(
+                    reader.path.appending("publicScheme"), "\"\(scheme)\" is neither \"https\" nor \"http\"",
+                    fix: "write \"https\" (universal links need HTTPS) or \"http\" for local tests")
             }
         }
         if let limits = reader.object("limits", what: "the limits", allowedKeys: Self.limitsKeys) {
@@ -75,11 +83,18 @@ struct ServerSectionParser {
     private func readLimits(_ limits: ConfigObjectReader, into settings: inout ServerSettings) {
         settings.threads = limits.integer("threads", in: 0...256, default: settings.threads, meaning: "worker threads; 0 means one per processor")
         settings.connectionLimit = limits.integer("connections", in: 1...1_000_000, default: settings.connectionLimit, meaning: "most connections open at once")
-        settings.connectionsPerAddress = limits.integer("connectionsPerAddress", in: 0...1_000_000, default: settings.connectionsPerAddress, meaning: "most connections from one client address; 0 turns the limit off, as behind a proxy")
-        settings.connectionTimeoutSeconds = limits.integer("connectionTimeoutSeconds", in: 1...3600, default: settings.connectionTimeoutSeconds, meaning: "seconds an idle connection is kept")
-        settings.connectionMemoryBytes = limits.integer("connectionMemoryBytes", in: 4096...16_777_216, default: settings.connectionMemoryBytes, meaning: "bytes per connection for the request line and headers")
-        settings.requestBodyBytes = limits.integer("requestBodyBytes", in: 0...67_108_864, default: settings.requestBodyBytes, meaning: "largest request body accepted")
-        settings.shutdownGraceSeconds = limits.integer("shutdownGraceSeconds", in: 0...600, default: settings.shutdownGraceSeconds, meaning: "seconds a stop waits for requests in flight")
+        settings.connectionsPerAddress = limits.integer(
+            "connectionsPerAddress", in: 0...1_000_000, default: settings.connectionsPerAddress,
+            meaning: "most connections from one client address; 0 turns the limit off, as behind a proxy")
+        settings.connectionTimeoutSeconds = limits.integer(
+            "connectionTimeoutSeconds", in: 1...3600, default: settings.connectionTimeoutSeconds, meaning: "seconds an idle connection is kept")
+        settings.connectionMemoryBytes = limits.integer(
+            "connectionMemoryBytes", in: 4096...16_777_216, default: settings.connectionMemoryBytes,
+            meaning: "bytes per connection for the request line and headers")
+        settings.requestBodyBytes = limits.integer(
+            "requestBodyBytes", in: 0...67_108_864, default: settings.requestBodyBytes, meaning: "largest request body accepted")
+        settings.shutdownGraceSeconds = limits.integer(
+            "shutdownGraceSeconds", in: 0...600, default: settings.shutdownGraceSeconds, meaning: "seconds a stop waits for requests in flight")
     }
 
     /// An IP address literal (v4 or v6), or `localhost`: what the listener can bind.

@@ -17,7 +17,9 @@ struct SiteLanguagesParser {
         var defaultLanguage = languages?.first ?? "en"
         if let chosen = site.string("defaultLanguage", fix: "name one of the site's languages, e.g. \"de\"") {
             if let languages, !languages.contains(chosen.lowercased()) {
-                problems.add(site.path.appending("defaultLanguage"), "\"\(chosen)\" is not one of the site's languages (\(languages.joined(separator: ", ")))", fix: "use one of them, or add it to \"languages\"")
+                problems.add(
+                    site.path.appending("defaultLanguage"), "\"\(chosen)\" is not one of the site's languages (\(languages.joined(separator: ", ")))",
+                    fix: "use one of them, or add it to \"languages\"")
             } else {
                 defaultLanguage = chosen.lowercased()
             }
@@ -37,7 +39,8 @@ struct SiteLanguagesParser {
             // Without a locales/ folder the folder is the problem, reported once by the server settings.
             if let available = publicFolder.languages, !available.contains(code) {
                 let file = "\(publicFolder.path)/locales/\(code).json"
-                let fix = available.isEmpty
+                let fix =
+                    available.isEmpty
                     ? "add \(file) (copy locales/en.json from linkhost's Public folder and translate it)"
                     : "use one of \(available.joined(separator: ", ")), or add \(file)"
                 problems.add(entry.path, "there are no page strings for \"\(entry.text)\" (\(file) is missing)", fix: fix)

@@ -19,7 +19,12 @@ struct SiteParser {
         }
         let before = problems.items.count
         let id = site.string("id", required: true, fix: "give the site a short id of lower-case letters, digits and '-', e.g. \"rowhni\"")
-        if let id, id.isEmpty || !id.utf8.allSatisfy({ ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "-") }) {
+        if let id,
+            id.isEmpty
+                || !id.utf8.allSatisfy({
+                    ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "-")
+                })
+        {
             problems.add(path.appending("id"), "\"\(id)\" is not a valid site id", fix: "use lower-case letters, digits and '-', e.g. \"rowhni\"")
         }
         let hosts = readHosts(site)
@@ -34,11 +39,15 @@ struct SiteParser {
         checkExamples(router, linkIndices: readRules.map(\.index), at: path.appending("links"))
         let webBaseURL = site.string("webBaseURL", fix: "write the web version's base URL, e.g. \"https://forums.somethingawful.com\"")
         if let webBaseURL, !(webBaseURL.hasPrefix("https://") || webBaseURL.hasPrefix("http://")) || webBaseURL.contains("?") || webBaseURL.contains("#") {
-            problems.add(path.appending("webBaseURL"), "\"\(webBaseURL)\" is not an http(s) base URL", fix: "write scheme and host (and an optional path), e.g. \"https://forums.somethingawful.com\"")
+            problems.add(
+                path.appending("webBaseURL"), "\"\(webBaseURL)\" is not an http(s) base URL",
+                fix: "write scheme and host (and an optional path), e.g. \"https://forums.somethingawful.com\"")
         }
         let previewImage = site.string("previewImage", fix: "write the image's path under static/, e.g. \"/static/og/rowhni.png\"")
         if let previewImage, !previewImage.hasPrefix("/static/") {
-            problems.add(path.appending("previewImage"), "\"\(previewImage)\" is not under /static/", fix: "put the image in \(publicFolder.path)/static/ and write its URL path, e.g. \"/static/og/rowhni.png\"")
+            problems.add(
+                path.appending("previewImage"), "\"\(previewImage)\" is not under /static/",
+                fix: "put the image in \(publicFolder.path)/static/ and write its URL path, e.g. \"/static/og/rowhni.png\"")
         }
         // A site that lists rules has content even when none of them read (or "links" is not an
         // array): saying it has none would only repeat the rules' own problems.
@@ -89,9 +98,13 @@ struct SiteParser {
                 case .page(let match) where match.rule.name == rule.name:
                     continue
                 case .page(let match):
-                    problems.add(examplePath, "\"\(example)\" opens rule \"\(match.rule.name)\", an earlier rule, not \"\(rule.name)\"", fix: "move \"\(rule.name)\" before \"\(match.rule.name)\", or make the earlier rule narrower")
+                    problems.add(
+                        examplePath, "\"\(example)\" opens rule \"\(match.rule.name)\", an earlier rule, not \"\(rule.name)\"",
+                        fix: "move \"\(rule.name)\" before \"\(match.rule.name)\", or make the earlier rule narrower")
                 case .badLink(let other, let problem):
-                    problems.add(examplePath, "\"\(example)\" is a broken link of rule \"\(other.name)\": \(problem)", fix: "correct the example, or the rule's parameters")
+                    problems.add(
+                        examplePath, "\"\(example)\" is a broken link of rule \"\(other.name)\": \(problem)",
+                        fix: "correct the example, or the rule's parameters")
                 case .noRule:
                     problems.add(examplePath, "\"\(example)\" matches no rule", fix: "correct the example or the rule's path")
                 }

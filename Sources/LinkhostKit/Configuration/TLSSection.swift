@@ -23,7 +23,9 @@ struct TLSSection {
         guard let certificatePath, let keyPath else { return nil }
         switch TLSSettings.load(certificatePath: certificatePath, keyPath: keyPath) {
         case .success(let pem):
-            return TLSSettings(certificatePath: certificatePath, keyPath: keyPath, certificatePEM: pem.certificate, keyPEM: pem.key, port: port, publicPort: publicPort, plainHTTP: plainHTTP, hsts: hsts)
+            return TLSSettings(
+                certificatePath: certificatePath, keyPath: keyPath, certificatePEM: pem.certificate, keyPEM: pem.key, port: port, publicPort: publicPort,
+                plainHTTP: plainHTTP, hsts: hsts)
         case .failure(let failure):
             let isCertificate = failure.which == .certificate
             let problemPath = Self.path.appending(isCertificate ? "certificate" : "key")

@@ -12,7 +12,9 @@ struct TLSSectionParser {
     func read(_ server: ConfigObjectReader) -> TLSSection? {
         guard let reader = server.object("tls", what: "the TLS settings", allowedKeys: Self.allowedKeys) else { return nil }
         var section = TLSSection()
-        section.certificatePath = reader.string("certificate", required: true, fix: "give the PEM certificate chain's path, e.g. \"certs/rowhni.com.pem\" (linkhost dev-cert makes one)").map(paths.resolve)
+        section.certificatePath = reader.string(
+            "certificate", required: true, fix: "give the PEM certificate chain's path, e.g. \"certs/rowhni.com.pem\" (linkhost dev-cert makes one)"
+        ).map(paths.resolve)
         section.keyPath = reader.string("key", required: true, fix: "give the PEM private key's path, e.g. \"certs/rowhni.com-key.pem\"").map(paths.resolve)
         section.port = reader.integer("port", in: 0...65535, default: section.port, meaning: "HTTPS port")
         if reader.has("publicPort") {
@@ -22,7 +24,9 @@ struct TLSSectionParser {
             if let mode = TLSSettings.PlainHTTP(rawValue: text) {
                 section.plainHTTP = mode
             } else {
-                problems.add(reader.path.appending("http"), "\"\(text)\" is not a plain-HTTP mode", fix: "use \"redirect\" (pages go to HTTPS, the AASA file stays), \"serve\" or \"off\"")
+                problems.add(
+                    reader.path.appending("http"), "\"\(text)\" is not a plain-HTTP mode",
+                    fix: "use \"redirect\" (pages go to HTTPS, the AASA file stays), \"serve\" or \"off\"")
             }
         }
         if let value = reader.value("hsts") {
@@ -32,7 +36,9 @@ struct TLSSectionParser {
             case .bool(false):
                 section.hsts = nil
             default:
-                problems.add(reader.path.appending("hsts"), "\"hsts\" must be a Strict-Transport-Security value or false", fix: "write e.g. \"max-age=31536000\", or false to send none")
+                problems.add(
+                    reader.path.appending("hsts"), "\"hsts\" must be a Strict-Transport-Security value or false",
+                    fix: "write e.g. \"max-age=31536000\", or false to send none")
             }
         }
         return section

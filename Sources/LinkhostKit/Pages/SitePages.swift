@@ -46,11 +46,13 @@ final class SitePages: Sendable {
     private func render(_ request: HTTPRequest, route: RouteResult, language: String, host: String) -> HTTPResponse {
         switch route {
         case .page(let match):
-            return render(status: 200, language: language, context: linkContext(match, request: request, language: language, host: host),
-                          annotation: HitAnnotation(kind: .fallback, siteID: site.id, rule: match.rule.name))
+            return render(
+                status: 200, language: language, context: linkContext(match, request: request, language: language, host: host),
+                annotation: HitAnnotation(kind: .fallback, siteID: site.id, rule: match.rule.name))
         case .badLink(let rule, let problem):
-            return render(status: 400, language: language, context: badLinkContext(rule, problem, language: language, host: host),
-                          annotation: HitAnnotation(kind: .badLink, siteID: site.id, rule: rule.name))
+            return render(
+                status: 400, language: language, context: badLinkContext(rule, problem, language: language, host: host),
+                annotation: HitAnnotation(kind: .badLink, siteID: site.id, rule: rule.name))
         case .noRule:
             return notFound(language: language, host: host)
         }
@@ -146,7 +148,10 @@ final class SitePages: Sendable {
             "footer": strings.text("footer", language),
         ]
         if let store = site.app.storeURL {
-            context["store"] = ["url": store, "label": strings.text("get_app", language, ["app": site.app.name]), "hint": strings.text("get_app_hint", language, ["app": site.app.name])]
+            context["store"] = [
+                "url": store, "label": strings.text("get_app", language, ["app": site.app.name]),
+                "hint": strings.text("get_app_hint", language, ["app": site.app.name]),
+            ]
         }
         if let image = site.previewImage {
             context["previewImage"] = "\(publicScheme)://\(host)\(image)"

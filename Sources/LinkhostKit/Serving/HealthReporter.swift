@@ -15,14 +15,15 @@ final class HealthReporter: Sendable {
     private let logNotes = Mutex<[String]>([])
 
     init(sites: [SiteConfiguration]) {
-        sitesSection = .array(sites.map { site in
-            .object([
-                JSONMember("id", .string(site.id)),
-                JSONMember("hosts", .array(site.hosts.map { .string($0) })),
-                JSONMember("aasaBytes", .number(JSONNumber(site.aasa.bytes.count))),
-                JSONMember("aasaETag", .string(EntityTag.strong(for: site.aasa.bytes))),
-            ])
-        })
+        sitesSection = .array(
+            sites.map { site in
+                .object([
+                    JSONMember("id", .string(site.id)),
+                    JSONMember("hosts", .array(site.hosts.map { .string($0) })),
+                    JSONMember("aasaBytes", .number(JSONNumber(site.aasa.bytes.count))),
+                    JSONMember("aasaETag", .string(EntityTag.strong(for: site.aasa.bytes))),
+                ])
+            })
     }
 
     func attach(statistics: @escaping @Sendable () -> HTTPServerStatistics) {
@@ -42,7 +43,8 @@ final class HealthReporter: Sendable {
         let statistics = statisticsSource.withLock { $0 }?()
         let log = logSource.withLock { $0 }?()
         let notes = logNotes.withLock { $0 }
-        let state = draining.load(ordering: .relaxed) ? "stopping" : (log.map { !$0.isHealthy || $0.dropped > 0 } ?? false) || !notes.isEmpty ? "degraded" : "ok"
+        let state =
+            draining.load(ordering: .relaxed) ? "stopping" : (log.map { !$0.isHealthy || $0.dropped > 0 } ?? false) || !notes.isEmpty ? "degraded" : "ok"
         var members: [JSONMember] = [
             JSONMember("status", .string(state)),
             JSONMember("version", .string(LinkhostVersion.current)),
@@ -50,25 +52,31 @@ final class HealthReporter: Sendable {
             JSONMember("sites", sitesSection),
         ]
         if let statistics {
-            members.append(JSONMember("http", .object([
-                JSONMember("requestsInFlight", .number(JSONNumber(statistics.requestsInFlight))),
-                JSONMember("responsesSent", .number(JSONNumber(statistics.responsesSent))),
-                JSONMember("exchangesCutShort", .number(JSONNumber(statistics.exchangesCutShort))),
-                JSONMember("openConnections", .number(JSONNumber(statistics.openConnections))),
-            ])))
+            members.append(
+                JSONMember(
+                    "http",
+                    .object([
+                        JSONMember("requestsInFlight", .number(JSONNumber(statistics.requestsInFlight))),
+                        JSONMember("responsesSent", .number(JSONNumber(statistics.responsesSent))),
+                        JSONMember("exchangesCutShort", .number(JSONNumber(statistics.exchangesCutShort))),
+                        JSONMember("openConnections", .number(JSONNumber(statistics.openConnections))),
+                    ])))
         }
         if let log {
-            members.append(JSONMember("log", .object([
-                JSONMember("database", .string(log.databasePath)),
-                JSONMember("healthy", .bool(log.isHealthy)),
-                JSONMember("lastError", log.lastError.map { .string($0) } ?? .null),
-                JSONMember("failingSinceMs", log.failingSinceMilliseconds.map { .number(JSONNumber(Int($0))) } ?? .null),
-                JSONMember("enqueued", .number(JSONNumber(log.enqueued))),
-                JSONMember("written", .number(JSONNumber(log.written))),
-                JSONMember("pending", .number(JSONNumber(log.pending))),
-                JSONMember("dropped", .number(JSONNumber(log.dropped))),
-                JSONMember("notes", .array(notes.map { .string($0) })),
-            ])))
+            members.append(
+                JSONMember(
+                    "log",
+                    .object([
+                        JSONMember("database", .string(log.databasePath)),
+                        JSONMember("healthy", .bool(log.isHealthy)),
+                        JSONMember("lastError", log.lastError.map { .string($0) } ?? .null),
+                        JSONMember("failingSinceMs", log.failingSinceMilliseconds.map { .number(JSONNumber(Int($0))) } ?? .null),
+                        JSONMember("enqueued", .number(JSONNumber(log.enqueued))),
+                        JSONMember("written", .number(JSONNumber(log.written))),
+                        JSONMember("pending", .number(JSONNumber(log.pending))),
+                        JSONMember("dropped", .number(JSONNumber(log.dropped))),
+                        JSONMember("notes", .array(notes.map { .string($0) })),
+                    ])))
         } else {
             members.append(JSONMember("log", .object([JSONMember("enabled", .bool(false))])))
         }

@@ -39,14 +39,16 @@ final class HitLogger: Sendable {
         self.sites = rules
         var writerLogger = logger
         writerLogger[metadataKey: "component"] = "log"
-        writer = try LogWriter(configuration: LogWriterConfiguration(
-            databasePath: settings.databasePath, queueCapacity: settings.queueCapacity, retentionDays: settings.retentionDays, logger: writerLogger))
+        writer = try LogWriter(
+            configuration: LogWriterConfiguration(
+                databasePath: settings.databasePath, queueCapacity: settings.queueCapacity, retentionDays: settings.retentionDays, logger: writerLogger))
         do {
             hasher = try SecretHasher(keyFile: SecretHasher.keyFilePath(forDatabase: settings.databasePath))
             hasherProblem = nil
         } catch {
             hasher = nil
-            hasherProblem = "secret parameters are not logged: the hash key \(SecretHasher.keyFilePath(forDatabase: settings.databasePath)) is unusable (\(error))"
+            hasherProblem =
+                "secret parameters are not logged: the hash key \(SecretHasher.keyFilePath(forDatabase: settings.databasePath)) is unusable (\(error))"
             logger.warning("\(hasherProblem ?? "")")
         }
     }

@@ -11,7 +11,9 @@ struct LinkhostResponder: HTTPResponder {
     let staticFiles: StaticFiles
     let commonHeaders: CommonHeaders
 
-    init(sites: [HostedSite], unknownHostPolicy: UnknownHostPolicy, health: HealthReporter, staticFiles: StaticFiles, commonHeaders: CommonHeaders) throws(HTTPServerError) {
+    init(sites: [HostedSite], unknownHostPolicy: UnknownHostPolicy, health: HealthReporter, staticFiles: StaticFiles, commonHeaders: CommonHeaders)
+        throws(HTTPServerError)
+    {
         self.staticFiles = staticFiles
         self.commonHeaders = commonHeaders
         var entries: [(host: String, site: HostedSite)] = []

@@ -31,7 +31,8 @@ public final class LinkhostServer: Sendable {
             let pages = try SitePages(site: site, publicDirectory: publicDirectory, publicScheme: settings.publicScheme, commonHeaders: commonHeaders)
             sites.append(try HostedSite(site, cacheControl: settings.aasaCacheControl, pages: pages, commonHeaders: commonHeaders))
         }
-        let responder = try LinkhostResponder(sites: sites, unknownHostPolicy: settings.unknownHost, health: health, staticFiles: staticFiles, commonHeaders: commonHeaders)
+        let responder = try LinkhostResponder(
+            sites: sites, unknownHostPolicy: settings.unknownHost, health: health, staticFiles: staticFiles, commonHeaders: commonHeaders)
         let hitLogger = configuration.log.enabled ? try HitLogger(settings: configuration.log, sites: configuration.sites, logger: logger) : nil
         if let hitLogger {
             let writer = hitLogger.writer

@@ -24,6 +24,7 @@ struct RedirectingResponder: HTTPResponder {
         let location = "https://\(authority)\(PercentCoding.encode(request.target.hasPrefix("/") ? request.target : "/", .pathAndQuery))"
         var headers: HTTPHeaders = ["Location": location, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache"]
         inner.commonHeaders.apply(to: &headers)
-        return HTTPResponse(status: 308, headers: headers, body: Array("Moved to \(location)\n".utf8), annotation: HitAnnotation(kind: .redirect, siteID: configuration.id))
+        return HTTPResponse(
+            status: 308, headers: headers, body: Array("Moved to \(location)\n".utf8), annotation: HitAnnotation(kind: .redirect, siteID: configuration.id))
     }
 }
