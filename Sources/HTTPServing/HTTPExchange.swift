@@ -21,7 +21,6 @@ public struct HTTPExchange: Sendable {
     public let status: Int
     /// Bytes of body the response carried (0 for HEAD, whose body is never sent).
     public let bodySize: Int
-    public let annotation: (any Sendable)?
     public let outcome: Outcome
     /// Time from the end of the request head to the end of the exchange, in nanoseconds.
     public let durationNanoseconds: UInt64

@@ -4,34 +4,29 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: HTTPHeaders
     public var body: [UInt8]
-    /// Anything the responder wants handed to the server's completion observer with this exchange
-    /// (for example the facts a request log needs). The server never looks inside.
-    public var annotation: (any Sendable)?
     /// The prebuilt response to queue instead of `status`/`headers`/`body`, which then mirror it.
     public let prepared: PreparedResponse?
 
     /// A response built for this request.
-    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], annotation: (any Sendable)? = nil) {
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
-        self.annotation = annotation
         self.prepared = nil
     }
 
     /// A response of UTF-8 text with the given content type.
-    public init(status: Int, contentType: String, text: String, headers: HTTPHeaders = HTTPHeaders(), annotation: (any Sendable)? = nil) {
+    public init(status: Int, contentType: String, text: String, headers: HTTPHeaders = HTTPHeaders()) {
         var allHeaders = headers
         allHeaders.set("Content-Type", contentType)
-        self.init(status: status, headers: allHeaders, body: Array(text.utf8), annotation: annotation)
+        self.init(status: status, headers: allHeaders, body: Array(text.utf8))
     }
 
     /// A prebuilt response, queued without copying or rebuilding anything.
-    public init(_ prepared: PreparedResponse, annotation: (any Sendable)? = nil) {
+    public init(_ prepared: PreparedResponse) {
         self.status = prepared.status
         self.headers = prepared.headers
         self.body = prepared.body
-        self.annotation = annotation
         self.prepared = prepared
     }
 

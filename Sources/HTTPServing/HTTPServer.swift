@@ -14,9 +14,14 @@ import Synchronization
 /// so dropping the last Swift reference does not stop it (and must not free it). After `stop()`
 /// nothing refers to it from C any more and it is released like any other object.
 public final class HTTPServer: Sendable {
+    typealias ExchangeCompletion = @Sendable (HTTPExchange) -> Void
+
     public let configuration: HTTPServerConfiguration
-    let responder: any HTTPResponder
-    let completionObserver: (@Sendable (HTTPExchange) -> Void)?
+    /// Calls the responder and, when there is an observer, returns the call that reports the ended
+    /// exchange with the responder's annotation captured typed (no casts between the two ends).
+    let answer: @Sendable (HTTPRequest) -> (HTTPResponse, ExchangeCompletion?)
+    /// Reports an exchange the server answered itself (a body over the limit), with no annotation.
+    let completeUnanswered: ExchangeCompletion?
     let logger: Logger
 
     private let lifecycle = Mutex(Lifecycle.idle)
@@ -34,17 +39,27 @@ public final class HTTPServer: Sendable {
 
     /// - Parameters:
     ///   - completionObserver: called on a worker thread when each exchange ends, after the response
-    ///     was sent or the connection was lost; it must be quick (hand work to another thread).
-    public init(
+    ///     was sent or the connection was lost, with the responder's annotation (`nil` when the server
+    ///     answered by itself, as with an oversized body); it must be quick (hand work to another thread).
+    public init<Responder: HTTPResponder>(
         configuration: HTTPServerConfiguration,
         logger: Logger = Logger(label: "linkhost.http"),
-        responder: any HTTPResponder,
-        completionObserver: (@Sendable (HTTPExchange) -> Void)? = nil
+        responder: Responder,
+        completionObserver: (@Sendable (HTTPExchange, Responder.Annotation?) -> Void)? = nil
     ) {
         self.configuration = configuration
         self.logger = logger
-        self.responder = responder
-        self.completionObserver = completionObserver
+        if let completionObserver {
+            answer = { request in
+                let answered = responder.respond(to: request)
+                let annotation = answered.annotation
+                return (answered.response, { exchange in completionObserver(exchange, annotation) })
+            }
+            completeUnanswered = { exchange in completionObserver(exchange, nil) }
+        } else {
+            answer = { request in (responder.respond(to: request).response, nil) }
+            completeUnanswered = nil
+        }
     }
 
     /// The port the server listens on (the real one when configured with port 0); 0 before `start()`.

@@ -134,14 +134,13 @@ enum MHDCallbacks {
         } else {
             server.cutShortCount.add(1, ordering: .relaxed)
         }
-        if context.responded, let observer = server.completionObserver, let request = context.request {
+        if context.responded, let completion = context.completion, let request = context.request {
             let now = MonotonicClock.now()
-            observer(
+            completion(
                 HTTPExchange(
                     request: request,
                     status: context.status,
                     bodySize: context.bodySize,
-                    annotation: context.annotation,
                     outcome: outcome,
                     durationNanoseconds: now >= context.headStartedAt ? now - context.headStartedAt : 0
                 )
@@ -190,11 +189,16 @@ enum MHDCallbacks {
             body: context.body
         )
         context.body = []
-        let response = override ?? server.responder.respond(to: request)
+        let response: HTTPResponse
+        if let override {
+            response = override
+            context.completion = server.completeUnanswered
+        } else {
+            (response, context.completion) = server.answer(request)
+        }
         context.request = request
         context.status = response.status
         context.bodySize = request.method == "HEAD" ? 0 : response.body.count
-        context.annotation = response.annotation
         context.responded = true
         return ResponseBuilder.queue(response, on: connection)
     }

@@ -11,7 +11,8 @@ final class RequestContext {
     var request: HTTPRequest?
     var status = 0
     var bodySize = 0
-    var annotation: (any Sendable)?
+    /// Reports the ended exchange to the observer, with the responder's annotation inside.
+    var completion: HTTPServer.ExchangeCompletion?
     var responded = false
     /// Kept alive by libmicrohttpd's pointer rather than by the connection (a fallback only).
     var ownedByPointer = false

@@ -29,19 +29,19 @@ public struct LinkRouter: Sendable {
     /// Routes a request path and query, both as sent (percent-encoded).
     public func route(rawPath: String, rawQuery: String?) -> RouteResult {
         let query = Self.rawItems(rawQuery)
-        var closest: (rule: LinkRule, unmet: Int, problem: LinkProblem)?
+        var closest: (rule: LinkRule, unmet: Int, problem: LinkProblem, captures: [String: String])?
         for rule in rules {
             guard let rawCaptures = rule.path.match(rawPath: rawPath, caseSensitive: rule.caseSensitive) else { continue }
             let unmet = unmetConstraints(of: rule, in: query)
             if let first = unmet.first {
                 if closest == nil || unmet.count < closest!.unmet {
-                    closest = (rule, unmet.count, first)
+                    closest = (rule, unmet.count, first, rawCaptures)
                 }
                 continue
             }
             return check(rule, rawCaptures: rawCaptures, query: query)
         }
-        if let closest { return .badLink(rule: closest.rule, problem: closest.problem) }
+        if let closest { return .badLink(rule: closest.rule, problem: closest.problem, captures: closest.captures) }
         return .noRule
     }
 
@@ -88,21 +88,23 @@ public struct LinkRouter: Sendable {
         for parameter in rule.parameters {
             switch parameter.location {
             case .path:
-                guard let raw = rawCaptures[parameter.name] else { return .badLink(rule: rule, problem: .missing(parameter: parameter.name)) }
+                guard let raw = rawCaptures[parameter.name] else {
+                    return .badLink(rule: rule, problem: .missing(parameter: parameter.name), captures: rawCaptures)
+                }
                 guard let decoded = PercentCoding.decode(raw).validText, let type = parameter.type, type.accepts(decoded) else {
-                    return .badLink(rule: rule, problem: .malformed(parameter: parameter.name, expected: parameter.type ?? .text))
+                    return .badLink(rule: rule, problem: .malformed(parameter: parameter.name, expected: parameter.type ?? .text), captures: rawCaptures)
                 }
                 values[parameter.name] = decoded
             case .query:
                 let given = Self.values(of: parameter.name, in: query, caseSensitive: rule.caseSensitive).filter { !$0.isEmpty }
                 guard let first = given.first else { continue }
-                if given.contains(where: { $0 != first }) { return .badLink(rule: rule, problem: .repeated(parameter: parameter.name)) }
+                if given.contains(where: { $0 != first }) { return .badLink(rule: rule, problem: .repeated(parameter: parameter.name), captures: rawCaptures) }
                 if case .fixed(let value) = parameter.constraint {
                     values[parameter.name] = value
                     continue
                 }
                 guard let decoded = PercentCoding.decode(first).validText, parameter.type?.accepts(decoded) ?? true else {
-                    return .badLink(rule: rule, problem: .malformed(parameter: parameter.name, expected: parameter.type ?? .text))
+                    return .badLink(rule: rule, problem: .malformed(parameter: parameter.name, expected: parameter.type ?? .text), captures: rawCaptures)
                 }
                 values[parameter.name] = decoded
             }
@@ -117,8 +119,9 @@ public struct LinkRouter: Sendable {
         }
         guard let appURL = rule.appURL.expand(values, extraQuery: carried.map { ($0.name, $0.value) }) else {
             // The config check guarantees required placeholders have required parameters.
-            return .badLink(rule: rule, problem: .missing(parameter: rule.appURL.requiredPlaceholders.first { values[$0] == nil } ?? "?"))
+            return .badLink(
+                rule: rule, problem: .missing(parameter: rule.appURL.requiredPlaceholders.first { values[$0] == nil } ?? "?"), captures: rawCaptures)
         }
-        return .page(LinkMatch(rule: rule, values: values, passThrough: carried, appURL: appURL))
+        return .page(LinkMatch(rule: rule, values: values, passThrough: carried, appURL: appURL, captures: rawCaptures))
     }
 }

@@ -91,10 +91,9 @@ public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
         return captures
     }
 
-    /// `rawPath` (normalised) with the placeholders in `replaced` swapped for the given text and the
-    /// others kept as sent; `nil` when the path does not match. Used to keep secrets out of logs.
-    public func rawPath(_ rawPath: String, replacing replaced: [String: String]) -> String? {
-        guard let captures = match(rawPath: rawPath) else { return nil }
+    /// The path a match was made from, rebuilt from its `captures` (as sent) with the placeholders in
+    /// `replaced` swapped for the given text. Used to keep secrets out of logs without matching again.
+    public func rawPath(captures: [String: String], replacing replaced: [String: String]) -> String {
         var path = ""
         for piece in pieces {
             switch piece {

@@ -3,8 +3,8 @@ public enum RouteResult: Sendable, Equatable {
     /// A rule matched and every value is acceptable.
     case page(LinkMatch)
     /// A rule recognises the link, but a value is missing or malformed; the rule named is the one
-    /// the link came closest to.
-    case badLink(rule: LinkRule, problem: LinkProblem)
+    /// the link came closest to, and `captures` its path placeholders as sent (still percent-encoded).
+    case badLink(rule: LinkRule, problem: LinkProblem, captures: [String: String])
     /// No rule serves this path.
     case noRule
 }
@@ -18,6 +18,17 @@ public struct LinkMatch: Sendable, Equatable {
     public var passThrough: [PassThroughValue]
     /// The custom-scheme URL for the app.
     public var appURL: String
+    /// The path placeholders as sent (still percent-encoded), so a log can rebuild the path with
+    /// secrets replaced without matching it again.
+    public var captures: [String: String]
+
+    public init(rule: LinkRule, values: [String: String], passThrough: [PassThroughValue], appURL: String, captures: [String: String] = [:]) {
+        self.rule = rule
+        self.values = values
+        self.passThrough = passThrough
+        self.appURL = appURL
+        self.captures = captures
+    }
 
     public static func == (lhs: LinkMatch, rhs: LinkMatch) -> Bool {
         lhs.rule == rhs.rule && lhs.values == rhs.values && lhs.passThrough == rhs.passThrough && lhs.appURL == rhs.appURL

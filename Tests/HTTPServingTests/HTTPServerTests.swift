@@ -12,7 +12,9 @@ struct HTTPServerTests {
         observer: (@Sendable (HTTPExchange) -> Void)? = nil,
         _ respond: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) throws -> HTTPServer {
-        let server = HTTPServer(configuration: configuration, responder: ClosureResponder(respond), completionObserver: observer)
+        var annotatedObserver: (@Sendable (HTTPExchange, Void?) -> Void)?
+        if let observer { annotatedObserver = { exchange, _ in observer(exchange) } }
+        let server = HTTPServer(configuration: configuration, responder: ClosureResponder(respond), completionObserver: annotatedObserver)
         try server.start()
         return server
     }
@@ -112,22 +114,33 @@ struct HTTPServerTests {
         #expect(try chunkedClient.readResponse().status == 413)
     }
 
-    @Test func theObserverSeesEveryExchangeWithItsAnnotation() throws {
-        let seen = Mutex<[String]>([])
-        let server = try startServer(observer: { exchange in
-            let note = exchange.annotation as? String ?? "none"
-            seen.withLock { $0.append("\(exchange.request.path) \(exchange.status) \(note) \(exchange.wasSent)") }
-        }) { request in
-            HTTPResponse(status: request.path == "/missing" ? 404 : 200, contentType: "text/plain", text: "x", annotation: "note:\(request.path)")
+    /// A responder whose annotation is a typed value, as the hit log's is.
+    private struct NotingResponder: HTTPResponder {
+        struct Note: Sendable, Equatable { let path: String }
+        func respond(to request: HTTPRequest) -> AnnotatedResponse<Note> {
+            AnnotatedResponse(
+                HTTPResponse(status: request.path == "/missing" ? 404 : 200, contentType: "text/plain", text: "x"), annotation: Note(path: request.path))
         }
+    }
+
+    @Test func theObserverSeesEveryExchangeWithItsTypedAnnotation() throws {
+        let seen = Mutex<[String]>([])
+        var configuration = HTTPServerConfiguration(threadCount: 2)
+        configuration.maximumBodySize = 16
+        let server = HTTPServer(configuration: configuration, responder: NotingResponder()) { exchange, note in
+            seen.withLock { $0.append("\(exchange.request.path) \(exchange.status) \(note.map { "note:" + $0.path } ?? "none") \(exchange.wasSent)") }
+        }
+        try server.start()
         let client = try RawHTTPClient(port: server.port)
         _ = try client.request("GET", "/a")
         _ = try client.request("GET", "/missing")
         _ = try client.request("HEAD", "/b")
+        // The server answers an oversized body itself: the observer hears of it without an annotation.
+        _ = try RawHTTPClient(port: server.port).request("POST", "/big", body: [UInt8](repeating: 65, count: 64))
         server.stop()
         let lines = seen.withLock { $0 }.sorted()
-        #expect(lines == ["/a 200 note:/a true", "/b 200 note:/b true", "/missing 404 note:/missing true"])
-        #expect(server.statistics.responsesSent == 3)
+        #expect(lines == ["/a 200 note:/a true", "/b 200 note:/b true", "/big 413 none true", "/missing 404 note:/missing true"])
+        #expect(server.statistics.responsesSent == 4)
     }
 
     @Test func stopLetsARequestInFlightFinishThenRefusesConnections() async throws {

@@ -61,7 +61,7 @@ struct LinkRouterTests {
     }
 
     private func problem(_ router: LinkRouter, _ path: String, _ queryText: String = "") -> (String, LinkProblem)? {
-        if case .badLink(let rule, let problem) = router.route(rawPath: path, rawQuery: queryText.isEmpty ? nil : queryText) { return (rule.name, problem) }
+        if case .badLink(let rule, let problem, _) = router.route(rawPath: path, rawQuery: queryText.isEmpty ? nil : queryText) { return (rule.name, problem) }
         return nil
     }
 

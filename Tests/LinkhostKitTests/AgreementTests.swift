@@ -49,7 +49,7 @@ struct AgreementTests {
                 case .page(let match):
                     #expect(result.decision == .match, "\(url)")
                     #expect(result.componentIndex == site.router.rules.firstIndex(of: match.rule), "\(url)")
-                case .badLink(let rule, let problem)
+                case .badLink(let rule, let problem, _)
                 where [.malformed(parameter: problem.parameter, expected: .id), .repeated(parameter: problem.parameter)].contains(problem)
                     || { if case .malformed = problem { true } else { false } }():
                     #expect(result.decision == .match, "\(url)")

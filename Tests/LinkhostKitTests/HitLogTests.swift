@@ -82,11 +82,17 @@ struct HitLogTests {
         let configuration = try ConfigurationLoader.parse(Array(text.utf8), baseDirectory: ProjectPaths.root, overrides: overrides)
         let server = try startedServer(configuration)
         #expect(try RawHTTPClient(port: server.port).request("GET", "/i/PATHSECRET", host: "invite.example").status == 200)
+        // A broken link of the rule (the code is not UTF-8) carries its secret in the path as well.
+        #expect(try RawHTTPClient(port: server.port).request("GET", "/i/BROKEN%FFSECRET", host: "invite.example").status == 400)
         server.stop()
-        let row = try #require(try rows().first)
-        #expect(row.path.hasPrefix("/i/hmac%3A"))
-        #expect(!row.path.contains("PATHSECRET"))
-        #expect(row.clientAddress == nil)
+        let logged = try rows()
+        #expect(logged.map(\.kind).sorted() == ["bad_link", "fallback"])
+        for row in logged {
+            #expect(row.path.hasPrefix("/i/hmac%3A"), "\(row.path)")
+            #expect(!row.path.contains("SECRET"))
+            #expect(row.clientAddress == nil)
+        }
+        #expect(Set(logged.map(\.path)).count == 2)
     }
 
     @Test func concurrentRequestsGiveExactlyOneRowEach() throws {

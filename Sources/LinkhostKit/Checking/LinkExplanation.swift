@@ -55,7 +55,7 @@ public struct LinkExplanation: Sendable {
         let page: PageOutcome
         switch site.router.route(rawPath: parts.rawPath, rawQuery: parts.rawQuery) {
         case .page(let match): page = .page(rule: match.rule.name, appURL: match.appURL)
-        case .badLink(let rule, let problem): page = .badLink(rule: rule.name, problem: problem.description)
+        case .badLink(let rule, let problem, _): page = .badLink(rule: rule.name, problem: problem.description)
         case .noRule: page = .notFound
         }
         return LinkExplanation(result, url: url, siteID: site.id, page: page)

@@ -101,7 +101,7 @@ struct SiteParser {
                     problems.add(
                         examplePath, "\"\(example)\" opens rule \"\(match.rule.name)\", an earlier rule, not \"\(rule.name)\"",
                         fix: "move \"\(rule.name)\" before \"\(match.rule.name)\", or make the earlier rule narrower")
-                case .badLink(let other, let problem):
+                case .badLink(let other, let problem, _):
                     problems.add(
                         examplePath, "\"\(example)\" is a broken link of rule \"\(other.name)\": \(problem)",
                         fix: "correct the example, or the rule's parameters")

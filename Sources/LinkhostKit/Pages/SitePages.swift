@@ -26,40 +26,39 @@ final class SitePages: Sendable {
 
     /// The page for a request: from the cache when this site, host, language and target were
     /// rendered before, else routed and rendered now (and kept).
-    func response(for request: HTTPRequest) -> HTTPResponse {
+    func response(for request: HTTPRequest) -> AnnotatedResponse<HitAnnotation> {
         let language = LanguageNegotiation.choose(request.headers["Accept-Language"], available: site.languages, defaultLanguage: site.defaultLanguage)
         let host = canonicalHost(for: request)
         let key = RenderedPageCache.Key(site: site.id, host: host, language: language, target: request.target)
         if let cached = cache.entry(for: key) {
-            return HTTPResponse(cached.response, annotation: cached.annotation)
+            return AnnotatedResponse(HTTPResponse(cached.response), annotation: cached.annotation)
         }
         let route = request.path.hasPrefix("/static/") ? .noRule : site.router.route(rawPath: request.rawPath, rawQuery: request.rawQuery)
         let rendered = render(request, route: route, language: language, host: host)
-        guard let annotation = rendered.annotation as? HitAnnotation,
-            let prepared = try? PreparedResponse(status: rendered.status, headers: rendered.headers, body: rendered.body)
-        else { return rendered }
-        cache.store(RenderedPageCache.Entry(response: prepared, annotation: annotation), for: key)
-        return HTTPResponse(prepared, annotation: annotation)
+        let page = rendered.response
+        guard let prepared = try? PreparedResponse(status: page.status, headers: page.headers, body: page.body) else { return rendered }
+        cache.store(RenderedPageCache.Entry(response: prepared, annotation: rendered.annotation), for: key)
+        return AnnotatedResponse(HTTPResponse(prepared), annotation: rendered.annotation)
     }
 
     /// Renders the page for a routed request.
-    private func render(_ request: HTTPRequest, route: RouteResult, language: String, host: String) -> HTTPResponse {
+    private func render(_ request: HTTPRequest, route: RouteResult, language: String, host: String) -> AnnotatedResponse<HitAnnotation> {
         switch route {
         case .page(let match):
             return render(
                 status: 200, language: language, context: linkContext(match, request: request, language: language, host: host),
-                annotation: HitAnnotation(kind: .fallback, siteID: site.id, rule: match.rule.name))
-        case .badLink(let rule, let problem):
+                annotation: HitAnnotation(kind: .fallback, siteID: site.id, rule: match.rule.name, pathCaptures: match.captures))
+        case .badLink(let rule, let problem, let captures):
             return render(
                 status: 400, language: language, context: badLinkContext(rule, problem, language: language, host: host),
-                annotation: HitAnnotation(kind: .badLink, siteID: site.id, rule: rule.name))
+                annotation: HitAnnotation(kind: .badLink, siteID: site.id, rule: rule.name, pathCaptures: captures))
         case .noRule:
             return notFound(language: language, host: host)
         }
     }
 
     /// The 404 page: the app's name and the store, in the visitor's language.
-    private func notFound(language: String, host: String) -> HTTPResponse {
+    private func notFound(language: String, host: String) -> AnnotatedResponse<HitAnnotation> {
         var context = baseContext(language: language, host: host)
         let app = ["app": site.app.name]
         let heading = strings.text("not_found_title", language)
@@ -161,7 +160,7 @@ final class SitePages: Sendable {
 
     // MARK: helpers
 
-    private func render(status: Int, language: String, context: [String: Any], annotation: HitAnnotation) -> HTTPResponse {
+    private func render(status: Int, language: String, context: [String: Any], annotation: HitAnnotation) -> AnnotatedResponse<HitAnnotation> {
         var headers: HTTPHeaders = [
             "Content-Type": "text/html; charset=utf-8",
             "Content-Language": language,
@@ -170,7 +169,7 @@ final class SitePages: Sendable {
         ]
         SecurityHeaders.apply(to: &headers)
         commonHeaders.apply(to: &headers)
-        return HTTPResponse(status: status, headers: headers, body: Array(templates.render(context).utf8), annotation: annotation)
+        return AnnotatedResponse(HTTPResponse(status: status, headers: headers, body: Array(templates.render(context).utf8)), annotation: annotation)
     }
 
     /// The request's host when it is one of the site's, else the site's primary host: a Host header

@@ -87,8 +87,7 @@ final class HealthReporter: Sendable {
         HTTPResponse(
             status: 200,
             headers: ["Content-Type": "application/json", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"],
-            body: report().serialized(.pretty(indent: 2)) + [0x0A],
-            annotation: HitAnnotation(kind: .health)
+            body: report().serialized(.pretty(indent: 2)) + [0x0A]
         )
     }
 }

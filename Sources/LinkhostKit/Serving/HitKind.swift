@@ -22,18 +22,22 @@ public enum HitKind: String, Sendable, CaseIterable {
     case rejected
 }
 
-/// The facts about a response that the request log needs, attached to the response as its
-/// annotation and read back when the exchange completes.
+/// The facts about a response that the request log needs: the responders' `HTTPResponder.Annotation`,
+/// handed back to the hit logger, typed, when the exchange completes.
 public struct HitAnnotation: Sendable, Equatable {
     public var kind: HitKind
     /// The id of the site that answered, `nil` for unknown hosts.
     public var siteID: String?
     /// The link rule that matched, for fallback pages and bad links.
     public var rule: String?
+    /// That rule's path placeholders as the request sent them, passed along from routing so the log
+    /// can replace secret ones without matching the path a second time.
+    public var pathCaptures: [String: String]
 
-    public init(kind: HitKind, siteID: String? = nil, rule: String? = nil) {
+    public init(kind: HitKind, siteID: String? = nil, rule: String? = nil, pathCaptures: [String: String] = [:]) {
         self.kind = kind
         self.siteID = siteID
         self.rule = rule
+        self.pathCaptures = pathCaptures
     }
 }

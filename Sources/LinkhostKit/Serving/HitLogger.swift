@@ -53,21 +53,21 @@ final class HitLogger: Sendable {
         }
     }
 
-    /// The completion observer: one row per response sent in full.
-    func observe(_ exchange: HTTPExchange) {
+    /// The completion observer: one row per response sent in full. `annotation` is `nil` for answers
+    /// the HTTP layer gave by itself (a body over the limit), logged as `rejected`.
+    func observe(_ exchange: HTTPExchange, annotation: HitAnnotation?) {
         guard exchange.wasSent else { return }
         let request = exchange.request
-        let annotation = exchange.annotation as? HitAnnotation
         let siteRules = annotation?.siteID.flatMap { sites[$0] }
         var path = request.rawPath
-        if let ruleName = annotation?.rule, let rule = siteRules?.rulesWithSecretPaths[ruleName] {
-            let captures = rule.path.match(rawPath: request.rawPath, caseSensitive: rule.caseSensitive) ?? [:]
+        if let annotation, let ruleName = annotation.rule, let rule = siteRules?.rulesWithSecretPaths[ruleName] {
+            // Routing passed the placeholders along; the path is rebuilt from them, not matched again.
             var replacements: [String: String] = [:]
             for parameter in rule.parameters where parameter.isSecret && parameter.location == .path {
-                let value = captures[parameter.name].map { PercentCoding.decode($0).validText ?? $0 } ?? ""
+                let value = annotation.pathCaptures[parameter.name].map { PercentCoding.decode($0).validText ?? $0 } ?? ""
                 replacements[parameter.name] = hasher.map { PercentCoding.encode($0.token(for: value)) } ?? "-"
             }
-            path = rule.path.rawPath(request.rawPath, replacing: replacements) ?? "-"
+            path = rule.path.rawPath(captures: annotation.pathCaptures, replacing: replacements)
         }
         let userAgent = request.headers["User-Agent"]
         var record = LogRecord(

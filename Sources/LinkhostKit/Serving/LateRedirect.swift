@@ -13,7 +13,7 @@ final class LateRedirect: HTTPResponder {
         self.publicPort = publicPort
     }
 
-    func respond(to request: HTTPRequest) -> HTTPResponse {
+    func respond(to request: HTTPRequest) -> AnnotatedResponse<HitAnnotation> {
         RedirectingResponder(inner: inner, httpsPort: publicPort ?? httpsPort.load(ordering: .acquiring)).respond(to: request)
     }
 }

@@ -40,29 +40,29 @@ struct LinkhostResponder: HTTPResponder {
         )
     }
 
-    func respond(to request: HTTPRequest) -> HTTPResponse {
+    func respond(to request: HTTPRequest) -> AnnotatedResponse<HitAnnotation> {
         guard request.method == "GET" || request.method == "HEAD" else {
-            return HTTPResponse(methodNotAllowed, annotation: HitAnnotation(kind: .methodNotAllowed))
+            return AnnotatedResponse(HTTPResponse(methodNotAllowed), annotation: HitAnnotation(kind: .methodNotAllowed))
         }
         if request.path == "/healthz" {
             var response = health.response()
             commonHeaders.apply(to: &response.headers)
-            return response
+            return AnnotatedResponse(response, annotation: HitAnnotation(kind: .health))
         }
         guard let site = directory.site(forHost: request.hostName) else {
-            return HTTPResponse(unknownHost, annotation: HitAnnotation(kind: .unknownHost))
+            return AnnotatedResponse(HTTPResponse(unknownHost), annotation: HitAnnotation(kind: .unknownHost))
         }
         let siteID = site.configuration.id
         if Self.aasaPaths.contains(request.path) {
             if let tags = request.headers["If-None-Match"], EntityTag.ifNoneMatch(tags, matches: site.aasaTag) {
-                return HTTPResponse(site.aasaNotModified, annotation: HitAnnotation(kind: .aasa, siteID: siteID))
+                return AnnotatedResponse(HTTPResponse(site.aasaNotModified), annotation: HitAnnotation(kind: .aasa, siteID: siteID))
             }
-            return HTTPResponse(site.aasaResponse, annotation: HitAnnotation(kind: .aasa, siteID: siteID))
+            return AnnotatedResponse(HTTPResponse(site.aasaResponse), annotation: HitAnnotation(kind: .aasa, siteID: siteID))
         }
         if request.path.hasPrefix("/static/") || request.path == "/robots.txt" {
             let path = request.path == "/robots.txt" ? "/static/robots.txt" : request.path
             if let file = staticFiles.response(for: path, ifNoneMatch: request.headers["If-None-Match"]) {
-                return HTTPResponse(file, annotation: HitAnnotation(kind: .staticFile, siteID: siteID))
+                return AnnotatedResponse(HTTPResponse(file), annotation: HitAnnotation(kind: .staticFile, siteID: siteID))
             }
         }
         return site.pages.response(for: request)

@@ -39,9 +39,9 @@ public final class LinkhostServer: Sendable {
             health.attach(log: { writer.status }, notes: hitLogger.hasherProblem.map { [$0] } ?? [])
         }
         self.hitLogger = hitLogger
-        var observer: (@Sendable (HTTPExchange) -> Void)?
+        var observer: (@Sendable (HTTPExchange, HitAnnotation?) -> Void)?
         if let hitLogger {
-            observer = { exchange in hitLogger.observe(exchange) }
+            observer = { exchange, annotation in hitLogger.observe(exchange, annotation: annotation) }
         }
 
         let base = HTTPServerConfiguration(

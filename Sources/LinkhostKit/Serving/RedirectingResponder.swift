@@ -11,7 +11,7 @@ struct RedirectingResponder: HTTPResponder {
     /// The HTTPS port clients reach; left out of URLs when it is 443.
     let httpsPort: Int
 
-    func respond(to request: HTTPRequest) -> HTTPResponse {
+    func respond(to request: HTTPRequest) -> AnnotatedResponse<HitAnnotation> {
         guard request.method == "GET" || request.method == "HEAD", request.path != "/healthz",
             !LinkhostResponder.aasaPaths.contains(request.path),
             let site = inner.directory.site(forHost: request.hostName)
@@ -24,7 +24,8 @@ struct RedirectingResponder: HTTPResponder {
         let location = "https://\(authority)\(PercentCoding.encode(request.target.hasPrefix("/") ? request.target : "/", .pathAndQuery))"
         var headers: HTTPHeaders = ["Location": location, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache"]
         inner.commonHeaders.apply(to: &headers)
-        return HTTPResponse(
-            status: 308, headers: headers, body: Array("Moved to \(location)\n".utf8), annotation: HitAnnotation(kind: .redirect, siteID: configuration.id))
+        return AnnotatedResponse(
+            HTTPResponse(status: 308, headers: headers, body: Array("Moved to \(location)\n".utf8)),
+            annotation: HitAnnotation(kind: .redirect, siteID: configuration.id))
     }
 }
