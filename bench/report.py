@@ -20,6 +20,7 @@ TARGETS = {  # scenario: minimum linkhost/nginx requests/s ratio
     "page": 0.6,
     "page-no-keepalive": 0.5,
 }
+OPENS_TARGET_RPS = 10_000  # app opens ingested per second, each one a log row
 P99_LIMIT_MS = 10.0
 RSS_LIMIT_MB = 64.0
 
@@ -49,6 +50,7 @@ def main():
     parser.add_argument("--peak-rss-kb", type=int, required=True)
     parser.add_argument("--rows", type=int, required=True)
     parser.add_argument("--responses", type=int, required=True)
+    parser.add_argument("--open-rows", type=int, required=True)
     parser.add_argument("--connections", type=int, required=True)
     parser.add_argument("--threads", type=int, required=True)
     parser.add_argument("--seconds", type=int, required=True)
@@ -98,6 +100,28 @@ def main():
             notes.append(f"aasa: with the hit log off linkhost serves {nolog_rps:,.0f} req/s ({nolog_rps / scenarios['aasa']['nginx']['rps']:.2f}x nginx): "
                          "the gap is the SQLite log writer sharing the two cores")
 
+    opens_runs = runs.get("opens", {}).get("linkhost", [])
+    opens = {
+        "rps": statistics.median(r["rps"] for r in opens_runs),
+        "p50_ms": statistics.median(r["p50_ms"] for r in opens_runs),
+        "p99_ms": statistics.median(r["p99_ms"] for r in opens_runs),
+        "answers_2xx": sum(r["requests"] - r["non2xx"] for r in opens_runs),
+        "non2xx": sum(r["non2xx"] for r in opens_runs),
+        "socket_errors": sum(r["socket_errors"] for r in opens_runs),
+        "rows": args.open_rows,
+        "target_rps": OPENS_TARGET_RPS,
+        "rounds_rps": [r["rps"] for r in opens_runs],
+    }
+    opens["meets_target"] = opens["rps"] >= OPENS_TARGET_RPS
+    opens["rows_equal_2xx"] = opens["rows"] == opens["answers_2xx"]
+    scenarios["opens"] = opens
+    if not opens["meets_target"]:
+        notes.append(f"opens: {opens['rps']:,.0f}/s < target {OPENS_TARGET_RPS:,}/s")
+    if not opens["rows_equal_2xx"]:
+        notes.append(f"opens: {opens['rows']:,} app_open rows != {opens['answers_2xx']:,} 2xx answers")
+    if opens["non2xx"] or opens["socket_errors"]:
+        notes.append(f"opens: {opens['non2xx']} non-2xx answers and {opens['socket_errors']} socket errors")
+
     rss_mb = args.peak_rss_kb / 1024
     if rss_mb > RSS_LIMIT_MB:
         notes.append(f"linkhost peak RSS {rss_mb:.1f} MB > {RSS_LIMIT_MB} MB")
@@ -124,7 +148,11 @@ def main():
               f"{l['p50_ms']:>10.2f} / {l['p99_ms']:>6.2f}{' ✓' if s['meets_p99'] else ' ✗'}     {n['p50_ms']:>9.2f} / {n['p99_ms']:>6.2f}")
     if nolog:
         print(f"{'aasa, log off':<20} {scenarios['aasa']['linkhost_without_log']['rps']:>15,.0f} {scenarios['aasa']['nginx']['rps']:>12,.0f} {scenarios['aasa']['linkhost_without_log']['ratio']:>6.2f}   (reference: linkhost with log.enabled false)")
+    page_rps = scenarios["page"]["linkhost"]["rps"]
+    print(f"{'opens (POST)':<20} {opens['rps']:>15,.0f} {'-':>12} {'':>6} {'≥' + format(OPENS_TARGET_RPS, ','):>7}   "
+          f"{opens['p50_ms']:>10.2f} / {opens['p99_ms']:>6.2f}       (reference: linkhost page GET {page_rps:,.0f} req/s, {opens['rps'] / page_rps:.2f}x)")
     print()
+    print(f"app-open rows: {opens['rows']:,}, 2xx answers to opens: {opens['answers_2xx']:,} ({'equal' if opens['rows_equal_2xx'] else 'DIFFERENT'})")
     print(f"linkhost peak RSS: {rss_mb:.1f} MB (limit {RSS_LIMIT_MB:.0f} MB)")
     print(f"log rows: {args.rows:,}, responses sent: {args.responses:,} ({'equal' if args.rows == args.responses else 'DIFFERENT'})")
     if notes:

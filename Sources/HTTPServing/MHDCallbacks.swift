@@ -85,8 +85,10 @@ enum MHDCallbacks {
             let declaredLength = lookupHeader(connection, "Content-Length").flatMap { Int($0) }
             let chunked = lookupHeader(connection, "Transfer-Encoding") != nil
             if let declaredLength, declaredLength > server.configuration.maximumBodySize {
-                return respond(server, connection, context, method: method, version: version, override: payloadTooLarge(server))
+                return respond(server, connection, context, method: method, version: version, override: payloadTooLarge(server, connection))
             }
+            // The body arrives in chunks appended to one buffer, sized up front when the length is known.
+            if let declaredLength, declaredLength > 0 { context.body.reserveCapacity(declaredLength) }
             // Answer on a later call, once libmicrohttpd has read the (possibly empty) body: a response
             // queued from this first call makes libmicrohttpd 0.9.75 close the connection, losing
             // keep-alive for every request.
@@ -95,9 +97,17 @@ enum MHDCallbacks {
 
         if let uploadDataSize, uploadDataSize.pointee > 0 {
             let size = uploadDataSize.pointee
-            if !context.bodyTooLarge, let uploadData {
+            if context.bodyTooLarge {
+                // A chunked body past the limit. libmicrohttpd 0.9.75 cannot queue an answer while it
+                // is reading a body (MHD_queue_response refuses in that state), so the rest is read
+                // and dropped, then 413 goes out; a client that keeps sending past four times the
+                // limit has its connection closed without an answer instead of being read forever.
+                context.discardedBytes += size
+                if context.discardedBytes > 4 * max(server.configuration.maximumBodySize, 16 * 1024) { return MHD_Result.NO }
+            } else if let uploadData {
                 if context.body.count + size > server.configuration.maximumBodySize {
                     context.bodyTooLarge = true
+                    context.discardedBytes = context.body.count + size
                     context.body = []
                 } else {
                     uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { bytes in
@@ -109,7 +119,7 @@ enum MHDCallbacks {
             return MHD_Result.YES
         }
         if context.responded { return MHD_Result.YES }
-        let override = context.bodyTooLarge ? payloadTooLarge(server) : nil
+        let override = context.bodyTooLarge ? payloadTooLarge(server, connection) : nil
         return respond(server, connection, context, method: method, version: version, override: override)
     }
 
@@ -203,11 +213,19 @@ enum MHDCallbacks {
         return ResponseBuilder.queue(response, on: connection)
     }
 
-    private static func payloadTooLarge(_ server: HTTPServer) -> HTTPResponse {
-        HTTPResponse(
+    /// The 413 the server sends by itself, in the client's own language: JSON for a JSON body
+    /// (API clients parse `{"error", "detail"}`), plain text otherwise.
+    private static func payloadTooLarge(_ server: HTTPServer, _ connection: OpaquePointer) -> HTTPResponse {
+        let limit = server.configuration.maximumBodySize
+        if lookupHeader(connection, "Content-Type")?.lowercased().contains("json") == true {
+            return HTTPResponse(
+                status: 413, contentType: "application/json",
+                text: #"{"error":"payload_too_large","detail":"request bodies are limited to \#(limit) bytes"}"# + "\n", headers: ["Connection": "close"])
+        }
+        return HTTPResponse(
             status: 413,
             contentType: "text/plain; charset=utf-8",
-            text: "Payload Too Large: request bodies are limited to \(server.configuration.maximumBodySize) bytes\n",
+            text: "Payload Too Large: request bodies are limited to \(limit) bytes\n",
             headers: ["Connection": "close"]
         )
     }

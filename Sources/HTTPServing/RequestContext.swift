@@ -8,6 +8,8 @@ final class RequestContext {
     var started = false
     var body: [UInt8] = []
     var bodyTooLarge = false
+    /// Bytes of an oversized body read and dropped so far.
+    var discardedBytes = 0
     var request: HTTPRequest?
     var status = 0
     var bodySize = 0

@@ -41,6 +41,10 @@ public struct LogRecord: Sendable {
     public var clientClass: String?
     /// The client address as it may be stored (already truncated or omitted).
     public var clientAddress: String?
+    /// The event name (kind `event`), or how the app was opened (kind `app_open`).
+    public var event: String? = nil
+    /// The keyed-hash token of the rule's first secret parameter, pairing views with later opens.
+    public var secretToken: String? = nil
 
     /// Makes a record; only the facts every response has are required.
     public init(

@@ -12,8 +12,8 @@ public struct AppURLTemplate: Sendable, Equatable, CustomStringConvertible {
     public let text: String
     /// The scheme (`awful`), lower-cased.
     public let scheme: String
-    private let base: String
-    private let queryItems: [(name: String, value: String?)]
+    let base: String
+    let queryItems: [(name: String, value: String?)]
 
     public static func == (lhs: AppURLTemplate, rhs: AppURLTemplate) -> Bool { lhs.text == rhs.text }
 

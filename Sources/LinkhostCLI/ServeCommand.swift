@@ -73,17 +73,25 @@ struct ServeCommand: AsyncParsableCommand {
             throw CLIFailure.unusableInput("the config cannot be used; nothing was started.\n\(error)")
         }
 
+        // Keys come from the environment only, so they never sit in a config file or in git.
+        let ingestKeys: IngestKeys
+        do {
+            ingestKeys = try IngestKeys.fromEnvironment(ProcessInfo.processInfo.environment, siteIDs: configuration.sites.map(\.id))
+        } catch {
+            throw CLIFailure.unusableInput("\(error)")
+        }
+
         // Caught from here on: a signal that comes as soon as "listening" is printed still stops
         // the server gracefully.
         let signals = TerminationSignal.install()
         let server: LinkhostServer
         do {
-            server = try LinkhostServer(configuration: configuration, logger: logger)
+            server = try LinkhostServer(configuration: configuration, ingestKeys: ingestKeys, logger: logger)
             try server.start()
         } catch {
             throw CLIFailure.runtime("\(error)")
         }
-        StandardOutput.write(StartupBanner(server: server).text)
+        StandardOutput.write(StartupBanner(server: server, ingestKeys: ingestKeys).text)
         logger.info("serving", metadata: ["port": "\(server.port)", "sites": "\(configuration.sites.map(\.id).joined(separator: ","))"])
 
         let received = await signals.wait()

@@ -6,6 +6,7 @@ import LinkhostKit
 /// entitlement strings the app needs.
 struct StartupBanner {
     let server: LinkhostServer
+    let ingestKeys: IngestKeys
 
     var text: String {
         let configuration = server.configuration
@@ -34,6 +35,10 @@ struct StartupBanner {
             }
             let entitlements = site.hosts.map { "applinks:\($0)" }.joined(separator: " ")
             lines.append("  entitlements: \(entitlements)   (device testing: add ?mode=developer)")
+            lines.append(
+                ingestKeys.isEnabled(forSite: site.id)
+                    ? "  app opens: on (POST /v1/opens with the key from \(IngestKeys.variable(forSite: site.id)) or \(IngestKeys.sharedVariable))"
+                    : "  app opens: off (set \(IngestKeys.variable(forSite: site.id)) or \(IngestKeys.sharedVariable) to take POST /v1/opens)")
         }
         if case .site(let id) = configuration.server.unknownHost {
             lines.append("requests for other hosts are answered by site \(id)")

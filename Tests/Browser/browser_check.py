@@ -4,7 +4,8 @@
 Run by the Swift test BrowserTests against a live server: Chromium resolves the product's hosts
 to that server (--host-resolver-rules), so requests carry the real Host headers. Checks, per page:
 no script from the URL ran (a payload sets window.__pwned; CSP and escaping must stop it), the
-only script is our own, the buttons carry the expected hrefs, the copy button's script works,
+only script is our own, the buttons carry the expected hrefs, the copy button's script works, the
+buttons' clicks are reported to /v1/events,
 the stylesheet applied. Saves a mobile and a desktop screenshot and checks they are not blank.
 Prints one JSON object; exits non-zero if any check failed.
 """
@@ -14,6 +15,7 @@ import base64
 import json
 import struct
 import sys
+import time
 import zlib
 
 from selenium import webdriver
@@ -86,8 +88,10 @@ def png_is_blank(data):
     return len(colours) < 8
 
 
-def make_driver(port, mobile):
+def make_driver(port, mobile, javascript=True):
     options = webdriver.ChromeOptions()
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     options.binary_location = shutil.which("chromium")
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      "--host-resolver-rules=MAP rowhni.com 127.0.0.1:%d, MAP forums.somethingawful.com 127.0.0.1:%d" % (port, port),
@@ -170,6 +174,13 @@ def main():
         report["copyButton"] = {"before": before, "after": after}
         if after != button.get_attribute("data-copied") or after == before:
             report["failures"].append("the copy button did not react: %r → %r" % (before, after))
+        # The store and open-app buttons report their clicks too; both navigate away at once (to
+        # the App Store, to the app's scheme), which sendBeacon survives.
+        for button_id in ["get-app", "open-app"]:
+            driver.get(PAGES[0][1])
+            driver.find_element(By.ID, button_id).click()
+            time.sleep(0.5)
+        report["clicked"] = ["copy", "store", "open-app"]
         path = args.out + "/invite-mobile.png"
         driver.get(PAGES[0][1])
         png = base64.b64decode(driver.get_screenshot_as_base64())
@@ -185,6 +196,17 @@ def main():
         path = args.out + "/thread-desktop.png"
         open(path, "wb").write(png)
         report["screenshots"]["desktop"] = {"path": path, "bytes": len(png), "blank": png_is_blank(png)}
+    finally:
+        driver.quit()
+
+    # With JavaScript off the page still offers every way on: the links are plain links.
+    driver = make_driver(args.port, mobile=True, javascript=False)
+    try:
+        driver.get(PAGES[0][1])
+        hrefs = {element.get_attribute("id"): element.get_attribute("href") for element in driver.find_elements(By.CSS_SELECTOR, "a.button")}
+        report["withoutJavaScript"] = hrefs
+        if hrefs.get("open-app") != PAGES[0][3] or not (hrefs.get("get-app") or "").startswith("https://apps.apple.com/"):
+            report["failures"].append("without JavaScript the invite page lacks its buttons: %r" % hrefs)
     finally:
         driver.quit()
 

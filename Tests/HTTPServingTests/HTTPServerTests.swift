@@ -114,6 +114,32 @@ struct HTTPServerTests {
         #expect(try chunkedClient.readResponse().status == 413)
     }
 
+    @Test func aJSONBodyOverTheLimitGetsAJSON413AndAnEndlessChunkedBodyIsCutOff() throws {
+        var configuration = HTTPServerConfiguration(threadCount: 1)
+        configuration.maximumBodySize = 1000
+        let server = try startServer(configuration) { _ in HTTPResponse(status: 200) }
+        defer { server.stop() }
+        let json = try RawHTTPClient(port: server.port).request(
+            "POST", "/", headers: [("Content-Type", "application/json")], body: [UInt8](repeating: 65, count: 2000))
+        #expect(json.status == 413)
+        #expect(json.header("Content-Type") == "application/json")
+        #expect(json.text.contains(#""error":"payload_too_large""#))
+        // libmicrohttpd cannot answer in the middle of a body, so a chunked body past the limit is
+        // read and dropped — but not forever: past four times the limit the connection is closed.
+        let client = try RawHTTPClient(port: server.port)
+        try client.send("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+        let chunk = "400\r\n" + String(repeating: "c", count: 1024) + "\r\n"
+        var sent = 0
+        do {
+            for _ in 0..<2000 {
+                try client.send(chunk)
+                sent += 1
+            }
+        } catch {}
+        #expect(sent < 2000, "the server read 2 MB of an oversized body")
+        #expect(throws: (any Error).self) { _ = try client.readResponse() }
+    }
+
     /// A responder whose annotation is a typed value, as the hit log's is.
     private struct NotingResponder: HTTPResponder {
         struct Note: Sendable, Equatable { let path: String }

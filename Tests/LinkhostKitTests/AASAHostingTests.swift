@@ -7,10 +7,10 @@ import Testing
 /// The shipped config, listening on an ephemeral loopback port with two worker threads, checked by
 /// the loader like any file. The hit log goes to `logDatabase`, or is off, so no test writes into the
 /// repository; `settings` replaces values by dotted path (`"server.publicDirectory"`).
-func shippedConfiguration(unknownHost: UnknownHostPolicy = .notFound, logDatabase: String? = nil, settings: [String: JSONValue] = [:]) throws
-    -> LinkhostConfiguration
-{
-    var document = try JSONParser().parse(Array(try Data(contentsOf: URL(fileURLWithPath: ProjectPaths.shippedConfig))))
+func shippedConfiguration(
+    unknownHost: UnknownHostPolicy = .notFound, logDatabase: String? = nil, settings: [String: JSONValue] = [:], from file: String = ProjectPaths.shippedConfig
+) throws -> LinkhostConfiguration {
+    var document = try JSONParser().parse(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
     var replaced: [String: JSONValue] = ["server.limits.threads": 2, "log.enabled": .bool(logDatabase != nil)]
     if case .site(let id) = unknownHost { replaced["server.unknownHost"] = .string(id) }
     replaced.merge(settings) { _, given in given }
@@ -19,7 +19,7 @@ func shippedConfiguration(unknownHost: UnknownHostPolicy = .notFound, logDatabas
     overrides.listenAddress = .init("127.0.0.1", from: "the test")
     overrides.port = .init(0, from: "the test")
     overrides.databasePath = logDatabase.map { .init($0, from: "the test") }
-    return try ConfigurationLoader.parse(document.serialized(), source: ProjectPaths.shippedConfig, baseDirectory: ProjectPaths.root, overrides: overrides)
+    return try ConfigurationLoader.parse(document.serialized(), source: file, baseDirectory: ProjectPaths.root, overrides: overrides)
 }
 
 func startedServer(_ configuration: LinkhostConfiguration) throws -> LinkhostServer {

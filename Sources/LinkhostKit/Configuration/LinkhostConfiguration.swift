@@ -182,6 +182,8 @@ public struct SiteConfiguration: Sendable {
     public var aasa: AASAFile
     /// How the file relates to the rules, for the agreement check.
     public var aasaPolicy: AASAPolicy
+    /// How fast one client network may report app opens and page events (`sites[].ingest.rateLimit`).
+    public var ingestRateLimit: IngestRateLimit = .default
 
     /// Whether `host` (normalised) is one of the site's hosts, exactly or by a `*.` wildcard.
     public func lists(host: String) -> Bool {

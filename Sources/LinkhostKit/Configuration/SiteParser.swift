@@ -4,7 +4,7 @@ import OrderedJSON
 /// Reads one element of `sites`: its id and hosts, app, languages, link rules and AASA file, then
 /// checks that the file and the pages agree.
 struct SiteParser {
-    static let allowedKeys = ["id", "hosts", "app", "languages", "defaultLanguage", "links", "passThrough", "webBaseURL", "previewImage", "aasa"]
+    static let allowedKeys = ["id", "hosts", "app", "languages", "defaultLanguage", "links", "passThrough", "webBaseURL", "previewImage", "aasa", "ingest"]
 
     let problems: ConfigurationProblems
     let paths: PathResolver
@@ -53,18 +53,31 @@ struct SiteParser {
         // array): saying it has none would only repeat the rules' own problems.
         let declaresRules = links.map { $0.arrayElements?.isEmpty != true } ?? false
         let aasa = AASASectionParser(problems: problems, paths: paths).read(site, rules: rules, declaresRules: declaresRules, appIDs: app?.appIDs ?? [])
+        let rateLimit = readIngest(site)
         guard problems.items.count == before, let id, let app, let languages, let aasa else {
             return ParsedSite(index: index, id: id, hosts: hosts, configuration: nil)
         }
         let configuration = SiteConfiguration(
             id: id, hosts: hosts.map(\.host), app: app, languages: languages, defaultLanguage: defaultLanguage, router: router,
             webBaseURL: webBaseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, previewImage: previewImage,
-            aasa: aasa.0, aasaPolicy: aasa.1
+            aasa: aasa.0, aasaPolicy: aasa.1, ingestRateLimit: rateLimit
         )
         // The file and the pages must agree before anything is served.
         let disagreements = SiteAgreement.check(configuration, at: path)
         disagreements.forEach(problems.add)
         return ParsedSite(index: index, id: id, hosts: hosts, configuration: disagreements.isEmpty ? configuration : nil)
+    }
+
+    /// `ingest.rateLimit`: the token bucket for app opens and page events of one client network.
+    private func readIngest(_ site: ConfigObjectReader) -> IngestRateLimit {
+        guard let ingest = site.object("ingest", what: "the ingest settings", allowedKeys: ["rateLimit"]),
+            let limit = ingest.object("rateLimit", what: "a rate limit", allowedKeys: ["burst", "perSecond"])
+        else { return .default }
+        return IngestRateLimit(
+            burst: limit.integer("burst", in: 1...1_000_000, default: IngestRateLimit.default.burst, meaning: "requests a client network may send at once"),
+            perSecond: limit.integer(
+                "perSecond", in: 1...1_000_000, default: IngestRateLimit.default.perSecond, meaning: "requests per second a client network may send on average")
+        )
     }
 
     /// The valid hosts, normalised, each with its index in the list as written.

@@ -20,6 +20,10 @@ public enum HitKind: String, Sendable, CaseIterable {
     case redirect
     /// A request refused before any site saw it (a malformed or oversized request: 400, 413, 414, 431).
     case rejected
+    /// The app reported that a link opened it (`POST /v1/opens`).
+    case appOpen = "app_open"
+    /// A fallback page reported a button click (`POST /v1/events`); the event name is logged with it.
+    case event
 }
 
 /// The facts about a response that the request log needs: the responders' `HTTPResponder.Annotation`,
@@ -33,11 +37,39 @@ public struct HitAnnotation: Sendable, Equatable {
     /// That rule's path placeholders as the request sent them, passed along from routing so the log
     /// can replace secret ones without matching the path a second time.
     public var pathCaptures: [String: String]
+    /// For app opens and page events: the link that was reported, logged instead of the API path.
+    public var reported: ReportedTarget?
+    /// The page event's name, or how the app was opened (`universal-link`, …) for app opens.
+    public var event: String?
+    /// False for answers that must leave no row (refused reports).
+    public var logged: Bool
 
-    public init(kind: HitKind, siteID: String? = nil, rule: String? = nil, pathCaptures: [String: String] = [:]) {
+    public init(
+        kind: HitKind, siteID: String? = nil, rule: String? = nil, pathCaptures: [String: String] = [:], reported: ReportedTarget? = nil,
+        event: String? = nil, logged: Bool = true
+    ) {
         self.kind = kind
         self.siteID = siteID
         self.rule = rule
         self.pathCaptures = pathCaptures
+        self.reported = reported
+        self.event = event
+        self.logged = logged
+    }
+}
+
+/// A link reported to the ingest endpoints, as it is logged: the web link's host, path and query.
+public struct ReportedTarget: Sendable, Equatable {
+    public var host: String
+    public var rawPath: String
+    public var rawQuery: String?
+    /// When it happened by the reporter's clock (UTC milliseconds), when it said so.
+    public var occurredAt: Int64?
+
+    public init(host: String, rawPath: String, rawQuery: String?, occurredAt: Int64?) {
+        self.host = host
+        self.rawPath = rawPath
+        self.rawQuery = rawQuery
+        self.occurredAt = occurredAt
     }
 }

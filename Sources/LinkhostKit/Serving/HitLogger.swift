@@ -21,10 +21,11 @@ final class HitLogger: Sendable {
     private let sites: [String: SiteLogRules]
     private let clientClasses = ClientClassCache()
 
-    /// What the logger needs of a site: its secret names and the rules with secret path segments.
+    /// What the logger needs of a site: its secret names and, by rule name, the secret parameters
+    /// of each rule that has any (in rule order: the first one pairs views with opens).
     private struct SiteLogRules: Sendable {
         let secretNames: Set<String>
-        let rulesWithSecretPaths: [String: LinkRule]
+        let rulesWithSecrets: [String: LinkRule]
     }
 
     init(settings: LogSettings, sites: [SiteConfiguration], logger: Logger) throws {
@@ -33,8 +34,8 @@ final class HitLogger: Sendable {
         var rules: [String: SiteLogRules] = [:]
         for site in sites {
             let secretNames = Set(site.router.rules.flatMap(\.secretParameterNames))
-            let pathRules = site.router.rules.filter { rule in rule.parameters.contains { $0.isSecret && $0.location == .path } }
-            rules[site.id] = SiteLogRules(secretNames: secretNames, rulesWithSecretPaths: Dictionary(uniqueKeysWithValues: pathRules.map { ($0.name, $0) }))
+            let secretRules = site.router.rules.filter { rule in rule.parameters.contains(where: \.isSecret) }
+            rules[site.id] = SiteLogRules(secretNames: secretNames, rulesWithSecrets: Dictionary(uniqueKeysWithValues: secretRules.map { ($0.name, $0) }))
         }
         self.sites = rules
         var writerLogger = logger
@@ -54,26 +55,41 @@ final class HitLogger: Sendable {
     }
 
     /// The completion observer: one row per response sent in full. `annotation` is `nil` for answers
-    /// the HTTP layer gave by itself (a body over the limit), logged as `rejected`.
+    /// the HTTP layer gave by itself (a body over the limit), logged as `rejected` — except on the
+    /// report endpoints, whose refusals never leave a row.
     func observe(_ exchange: HTTPExchange, annotation: HitAnnotation?) {
-        guard exchange.wasSent else { return }
+        guard exchange.wasSent, annotation?.logged ?? !IngestEndpoints.paths.contains(exchange.request.path) else { return }
         let request = exchange.request
         let siteRules = annotation?.siteID.flatMap { sites[$0] }
-        var path = request.rawPath
-        if let annotation, let ruleName = annotation.rule, let rule = siteRules?.rulesWithSecretPaths[ruleName] {
+        // App opens and page events log the link they report, not the API request.
+        let reported = annotation?.reported
+        let rawPath = reported?.rawPath ?? request.rawPath
+        let query: [(name: String, value: String)] =
+            reported.map { target in QueryString(target.rawQuery ?? "", decoding: .form).map { ($0.name, $0.value ?? "") } }
+            ?? request.queryItems.map { ($0.name, $0.value ?? "") }
+        var path = rawPath
+        var secretToken: String?
+        if let annotation, let ruleName = annotation.rule, let rule = siteRules?.rulesWithSecrets[ruleName] {
             // Routing passed the placeholders along; the path is rebuilt from them, not matched again.
             var replacements: [String: String] = [:]
-            for parameter in rule.parameters where parameter.isSecret && parameter.location == .path {
-                let value = annotation.pathCaptures[parameter.name].map { PercentCoding.decode($0).validText ?? $0 } ?? ""
-                replacements[parameter.name] = hasher.map { PercentCoding.encode($0.token(for: value)) } ?? "-"
+            for parameter in rule.parameters where parameter.isSecret {
+                let value: String?
+                switch parameter.location {
+                case .path: value = annotation.pathCaptures[parameter.name].map { PercentCoding.decode($0).validText ?? $0 } ?? ""
+                case .query: value = query.first { $0.name == parameter.name }?.value
+                }
+                guard let value else { continue }
+                let token = hasher.map { $0.token(for: value) }
+                if secretToken == nil { secretToken = token }
+                if parameter.location == .path { replacements[parameter.name] = token.map { PercentCoding.encode($0) } ?? "-" }
             }
-            path = rule.path.rawPath(captures: annotation.pathCaptures, replacing: replacements)
+            if !replacements.isEmpty { path = rule.path.rawPath(captures: annotation.pathCaptures, replacing: replacements) }
         }
         let userAgent = request.headers["User-Agent"]
         var record = LogRecord(
-            timestampMilliseconds: LogRecord.currentTimeMilliseconds(),
+            timestampMilliseconds: reported?.occurredAt ?? LogRecord.currentTimeMilliseconds(),
             siteID: annotation?.siteID,
-            host: request.hostName ?? "",
+            host: reported?.host ?? request.hostName ?? "",
             method: request.method,
             path: path,
             kind: (annotation?.kind ?? .rejected).rawValue,
@@ -85,9 +101,9 @@ final class HitLogger: Sendable {
             clientClass: clientClasses.classify(userAgent).rawValue,
             clientAddress: settings.clientAddress.apply(to: request.clientAddress)
         )
-        record.takeParameters(
-            from: request.queryItems.map { ($0.name, $0.value ?? "") },
-            tracked: tracked, secret: siteRules?.secretNames ?? [], hasher: hasher)
+        record.event = annotation?.event
+        record.secretToken = secretToken
+        record.takeParameters(from: query, tracked: tracked, secret: siteRules?.secretNames ?? [], hasher: hasher)
         writer.enqueue(record)
     }
 }

@@ -10,10 +10,13 @@ struct LinkhostResponder: HTTPResponder {
     let unknownHost: PreparedResponse
     let staticFiles: StaticFiles
     let commonHeaders: CommonHeaders
+    let ingest: IngestEndpoints
 
-    init(sites: [HostedSite], unknownHostPolicy: UnknownHostPolicy, health: HealthReporter, staticFiles: StaticFiles, commonHeaders: CommonHeaders)
-        throws(HTTPServerError)
-    {
+    init(
+        sites: [HostedSite], unknownHostPolicy: UnknownHostPolicy, health: HealthReporter, staticFiles: StaticFiles, commonHeaders: CommonHeaders,
+        ingestKeys: IngestKeys = .none
+    ) throws(HTTPServerError) {
+        ingest = IngestEndpoints(keys: ingestKeys, limiter: TokenBucketLimiter(), commonHeaders: commonHeaders)
         self.staticFiles = staticFiles
         self.commonHeaders = commonHeaders
         var entries: [(host: String, site: HostedSite)] = []
@@ -41,6 +44,9 @@ struct LinkhostResponder: HTTPResponder {
     }
 
     func respond(to request: HTTPRequest) -> AnnotatedResponse<HitAnnotation> {
+        if IngestEndpoints.paths.contains(request.path), let site = directory.site(forHost: request.hostName) {
+            return ingest.respond(to: request, site: site.configuration)
+        }
         guard request.method == "GET" || request.method == "HEAD" else {
             return AnnotatedResponse(HTTPResponse(methodNotAllowed), annotation: HitAnnotation(kind: .methodNotAllowed))
         }

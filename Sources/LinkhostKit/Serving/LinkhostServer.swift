@@ -19,7 +19,9 @@ public final class LinkhostServer: Sendable {
     private let hitLogger: HitLogger?
 
     /// Prepares every site's responses. Throws if a page file or a prepared response is unusable.
-    public init(configuration: LinkhostConfiguration, logger: Logger = Logger(label: "linkhost")) throws {
+    /// - Parameter ingestKeys: the keys apps report opens with (see `IngestKeys.fromEnvironment`);
+    ///   sites without one answer `POST /v1/opens` with 404.
+    public init(configuration: LinkhostConfiguration, ingestKeys: IngestKeys = .none, logger: Logger = Logger(label: "linkhost")) throws {
         self.configuration = configuration
         let settings = configuration.server
         let commonHeaders = CommonHeaders(settings: settings)
@@ -32,7 +34,8 @@ public final class LinkhostServer: Sendable {
             sites.append(try HostedSite(site, cacheControl: settings.aasaCacheControl, pages: pages, commonHeaders: commonHeaders))
         }
         let responder = try LinkhostResponder(
-            sites: sites, unknownHostPolicy: settings.unknownHost, health: health, staticFiles: staticFiles, commonHeaders: commonHeaders)
+            sites: sites, unknownHostPolicy: settings.unknownHost, health: health, staticFiles: staticFiles, commonHeaders: commonHeaders,
+            ingestKeys: ingestKeys)
         let hitLogger = configuration.log.enabled ? try HitLogger(settings: configuration.log, sites: configuration.sites, logger: logger) : nil
         if let hitLogger {
             let writer = hitLogger.writer

@@ -12,6 +12,12 @@ struct RedirectingResponder: HTTPResponder {
     let httpsPort: Int
 
     func respond(to request: HTTPRequest) -> AnnotatedResponse<HitAnnotation> {
+        // Reports carry the ingest key and invite codes: over HTTPS only, never redirected (a
+        // redirected POST would already have sent them in clear).
+        if IngestEndpoints.paths.contains(request.path) {
+            let problem = IngestProblem(status: 403, code: "https_required", detail: "send reports over HTTPS; this server takes them on its HTTPS port only")
+            return AnnotatedResponse(problem.response(commonHeaders: inner.commonHeaders), annotation: HitAnnotation(kind: .rejected, logged: false))
+        }
         guard request.method == "GET" || request.method == "HEAD", request.path != "/healthz",
             !LinkhostResponder.aasaPaths.contains(request.path),
             let site = inner.directory.site(forHost: request.hostName)

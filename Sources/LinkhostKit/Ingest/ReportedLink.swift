@@ -1,0 +1,93 @@
+import LinkRules
+import PercentCoding
+
+/// A link an app or a page reported, routed exactly as the fallback page would route it: the web
+/// URL's host must be one of the site's and its path and query must make a page of one of its
+/// rules. A custom-scheme URL (`rowhni://addfriend?code=…`) is read back through the rules' app
+/// URL templates and routed as the web link it stands for, so both kinds of opens log alike.
+struct ReportedLink: Sendable {
+    /// The host of the web link (the site's primary host for a custom-scheme URL).
+    let host: String
+    /// The web link's path and query as they are routed and logged.
+    let rawPath: String
+    let rawQuery: String?
+    let match: LinkMatch
+
+    /// Routes a full URL (`https://rowhni.com/addfriend?code=ABC123`) for `site`.
+    static func resolve(url: String, site: SiteConfiguration) -> Result<ReportedLink, IngestProblem> {
+        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else {
+            return .failure(.unprocessableLink("\"\(abbreviated(url))\" is not an absolute URL; send the full URL the app was opened with"))
+        }
+        let scheme = url[..<colon].lowercased()
+        if scheme == site.app.scheme.lowercased() { return resolveCustomScheme(url, site: site) }
+        guard scheme == "https" || scheme == "http" else {
+            return .failure(.unprocessableLink("the scheme \"\(scheme)\" is neither http(s) nor the app's (\"\(site.app.scheme)\")"))
+        }
+        let afterScheme = url[url.index(colon, offsetBy: 3)...]
+        let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
+        var authority = afterScheme[..<authorityEnd]
+        guard !authority.contains("@") else { return .failure(.unprocessableLink("a link with user information is not one of the site's links")) }
+        // Drop a port: after the closing bracket of an IPv6 literal, else after the last colon.
+        if let bracket = authority.lastIndex(of: "]") {
+            authority = authority[...bracket]
+        } else if let portColon = authority.lastIndex(of: ":") {
+            authority = authority[..<portColon]
+        }
+        guard let host = HostLookup.normalize(String(authority)) else {
+            return .failure(.unprocessableLink("\"\(abbreviated(String(authority)))\" is not a host name"))
+        }
+        guard site.lists(host: host) else {
+            return .failure(.unprocessableLink("\(host) is not a host of site \(site.id) (\(site.hosts.joined(separator: ", ")))"))
+        }
+        var target = afterScheme[authorityEnd...]
+        if let hash = target.firstIndex(of: "#") { target = target[..<hash] }
+        let parts = HTTPRequestTargetParts(target.hasPrefix("/") ? String(target) : "/" + target)
+        return route(host: host, rawPath: parts.rawPath, rawQuery: parts.rawQuery, site: site)
+    }
+
+    /// Routes a page's own path and query (`/addfriend?code=ABC123`) reported from that page.
+    static func resolve(target: String, host: String, site: SiteConfiguration) -> Result<ReportedLink, IngestProblem> {
+        guard target.hasPrefix("/") else { return .failure(.unprocessableLink("\"path\" must start with \"/\": send location.pathname + location.search")) }
+        let parts = HTTPRequestTargetParts(target)
+        return route(host: host, rawPath: parts.rawPath, rawQuery: parts.rawQuery, site: site)
+    }
+
+    private static func route(host: String, rawPath: String, rawQuery: String?, site: SiteConfiguration) -> Result<ReportedLink, IngestProblem> {
+        switch site.router.route(rawPath: rawPath, rawQuery: rawQuery) {
+        case .page(let match):
+            return .success(ReportedLink(host: host, rawPath: rawPath, rawQuery: rawQuery, match: match))
+        case .badLink(let rule, let problem, _):
+            return .failure(.unprocessableLink("a broken link of rule \(rule.name): \(problem)"))
+        case .noRule:
+            return .failure(.unprocessableLink("no link rule of site \(site.id) serves the path \(abbreviated(rawPath))"))
+        }
+    }
+
+    /// The first rule whose app URL template reads `url` and whose equivalent web link is a page.
+    private static func resolveCustomScheme(_ url: String, site: SiteConfiguration) -> Result<ReportedLink, IngestProblem> {
+        var closest: IngestProblem?
+        for rule in site.router.rules {
+            guard let reading = rule.appURL.read(url), let path = rule.path.expand(reading.values) else { continue }
+            var query: [String] = []
+            for parameter in rule.queryParameters {
+                switch parameter.constraint {
+                case .fixed(let value): query.append(PercentCoding.encode(parameter.name) + "=" + PercentCoding.encode(value))
+                case .typed, .absent:
+                    if let value = reading.values[parameter.name] { query.append(PercentCoding.encode(parameter.name) + "=" + PercentCoding.encode(value)) }
+                }
+            }
+            for item in reading.otherQuery { query.append(PercentCoding.encode(item.name) + "=" + PercentCoding.encode(item.value)) }
+            let rawQuery = query.isEmpty ? nil : query.joined(separator: "&")
+            switch route(host: site.primaryHost, rawPath: path, rawQuery: rawQuery, site: site) {
+            case .success(let link): return .success(link)
+            case .failure(let problem): closest = closest ?? problem
+            }
+        }
+        return .failure(closest ?? .unprocessableLink("no link rule of site \(site.id) opens \(abbreviated(url)) (no app URL template has its shape)"))
+    }
+
+    /// Long attacker-chosen text is cut in answers.
+    private static func abbreviated(_ text: String) -> String {
+        text.count <= 200 ? text : String(text.prefix(200)) + "…"
+    }
+}

@@ -1,0 +1,58 @@
+import HTTPServing
+import Synchronization
+
+/// Token buckets by key (a site and a client network), refilled continuously.
+///
+/// Memory is bounded: past `maximumKeys` buckets, the ones that have refilled completely (clients
+/// that went quiet) are dropped, and if that is not enough every bucket starts over — a flood of
+/// spoofed networks can reset limits but can never grow the table without bound.
+final class TokenBucketLimiter: Sendable {
+    /// What a request gets.
+    enum Decision: Equatable {
+        case allowed
+        /// Refused; a token is available again after this many whole seconds (at least 1).
+        case limited(retryAfterSeconds: Int)
+    }
+
+    private struct Bucket {
+        var tokens: Double
+        var updatedAt: UInt64
+    }
+
+    private let buckets = Mutex<[String: Bucket]>([:])
+    let maximumKeys: Int
+
+    init(maximumKeys: Int = 65_536) {
+        self.maximumKeys = maximumKeys
+    }
+
+    /// Takes a token from `key`'s bucket of `limit` if one is there.
+    func take(_ key: String, limit: IngestRateLimit, now: UInt64 = MonotonicClock.now()) -> Decision {
+        let burst = Double(limit.burst)
+        let rate = Double(limit.perSecond) / 1_000_000_000
+        return buckets.withLock { table in
+            var bucket = table[key] ?? Bucket(tokens: burst, updatedAt: now)
+            if now > bucket.updatedAt {
+                bucket.tokens = min(burst, bucket.tokens + Double(now - bucket.updatedAt) * rate)
+                bucket.updatedAt = now
+            }
+            let decision: Decision
+            if bucket.tokens >= 1 {
+                bucket.tokens -= 1
+                decision = .allowed
+            } else {
+                let wait = (1 - bucket.tokens) / rate / 1_000_000_000
+                decision = .limited(retryAfterSeconds: max(1, Int(wait.rounded(.up))))
+            }
+            if table[key] == nil, table.count >= maximumKeys {
+                table = table.filter { _, old in old.tokens + Double(now &- old.updatedAt) * rate < burst }
+                if table.count >= maximumKeys { table.removeAll(keepingCapacity: true) }
+            }
+            table[key] = bucket
+            return decision
+        }
+    }
+
+    /// How many buckets are kept (for tests of the memory bound).
+    var count: Int { buckets.withLock { $0.count } }
+}
