@@ -85,10 +85,7 @@ public struct LinkhostClient: Sendable, CustomStringConvertible, CustomReflectab
         while true {
             try Task.checkCancellation()
             attempts += 1
-            let elapsed = ProcessInfo.processInfo.systemUptime - start
-            // Later attempts are cut off where the total time ends; the first gets its full timeout.
-            let remaining = retryPolicy.maximumTotalTime - elapsed
-            request.timeoutInterval = attempts == 1 ? retryPolicy.attemptTimeout : max(0.001, min(retryPolicy.attemptTimeout, remaining))
+            request.timeoutInterval = retryPolicy.attemptTimeout
             let failure: AttemptFailure
             do {
                 return try await send(request)
@@ -98,8 +95,8 @@ public struct LinkhostClient: Sendable, CustomStringConvertible, CustomReflectab
             guard failure.retryable, attempts < retryPolicy.maximumAttempts else { throw failure.error.after(attempts: attempts) }
             var pause = retryPolicy.delay(beforeRetry: attempts)
             if let asked = failure.error.retryAfter { pause = max(pause, asked) }
-            let now = ProcessInfo.processInfo.systemUptime - start
-            guard now + pause < retryPolicy.maximumTotalTime else { throw failure.error.after(attempts: attempts) }
+            let elapsed = ProcessInfo.processInfo.systemUptime - start
+            guard elapsed + pause <= retryPolicy.maximumTotalTime else { throw failure.error.after(attempts: attempts) }
             try await Task.sleep(nanoseconds: UInt64(pause * 1_000_000_000))
         }
     }

@@ -20,11 +20,14 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The share of each pause that is random, from 0 (none) to 1: a pause of `d` becomes a random
     /// value between `d × (1 − jitter)` and `d`.
     public var jitter: Double
-    /// The longest one attempt may wait for its answer, in seconds.
+    /// How long, in seconds, an attempt may go without hearing from the server before it fails
+    /// and counts as a network failure (the request's `timeoutInterval`).
     public var attemptTimeout: TimeInterval
-    /// The time, in seconds from the start of the first attempt, by which the report is over: no
-    /// pause is begun that would end later, and each retry's timeout is cut to end by then (the
-    /// first attempt always gets `attemptTimeout`).
+    /// The time, in seconds from the start of the first attempt, after which no retry starts: a
+    /// pause that would end later is not begun, and the report fails with the last answer. A retry
+    /// started in time still gets its whole `attemptTimeout` (an attempt cut short would only fail),
+    /// so a report against an unreachable server ends after about `maximumTotalTime +
+    /// attemptTimeout`.
     public var maximumTotalTime: TimeInterval
 
     /// A policy; every value is clamped to a sensible range (at least one attempt, no negative
@@ -35,7 +38,7 @@ public struct RetryPolicy: Sendable, Hashable {
         multiplier: Double = 2,
         maximumDelay: TimeInterval = 8,
         jitter: Double = 0.5,
-        attemptTimeout: TimeInterval = 15,
+        attemptTimeout: TimeInterval = 10,
         maximumTotalTime: TimeInterval = 30
     ) {
         self.maximumAttempts = max(1, maximumAttempts)
@@ -47,7 +50,8 @@ public struct RetryPolicy: Sendable, Hashable {
         self.maximumTotalTime = max(0, maximumTotalTime)
     }
 
-    /// Five attempts within 30 seconds, pauses from about half a second doubling up to 8 seconds.
+    /// Five attempts, the last starting within 30 seconds, pauses from about half a second doubling
+    /// up to 8 seconds, 10 seconds for each attempt's answer.
     public static let standard = RetryPolicy()
 
     /// One attempt, no retries: for callers that do their own retrying.
