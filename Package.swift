@@ -148,6 +148,11 @@ let package = Package(
             dependencies: ["LinkhostKit", "OrderedJSON", "HTTPServing", "TestSupport"],
             swiftSettings: strictness
         ),
+        .testTarget(
+            name: "LinkhostClientTests",
+            dependencies: ["LinkhostClient", "TestSupport"],
+            swiftSettings: strictness
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
