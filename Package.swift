@@ -7,13 +7,20 @@ let strictness: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
 
-// linkhost runs on Linux (and in its Docker image): the server targets call Glibc directly, so the
-// package claims no Apple platform.
+// linkhost runs on Linux (and in its Docker image): the server targets call Glibc directly and are
+// built and tested on Linux only. The one part meant for Apple platforms is LinkhostClient, the
+// library an iOS app embeds to report app opens: Foundation only, no Linux-only API, and the iOS
+// entry below is its minimum (URLSession's async API). It claims nothing for the server targets,
+// which an app never builds; no macOS entry, as nothing here is built or tested on a Mac.
 let package = Package(
     name: "linkhost",
+    platforms: [.iOS(.v15)],
     products: [
         .executable(name: "linkhost", targets: ["LinkhostCLI"]),
         .library(name: "LinkhostKit", targets: ["LinkhostKit"]),
+        // For apps: report opens to the server and get the link's route back (README, "Reporting
+        // app opens").
+        .library(name: "LinkhostClient", targets: ["LinkhostClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -90,6 +97,10 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // The client an iOS app embeds (`POST /v1/opens`): Foundation only, no package dependency,
+        // builds for iOS and Linux (FoundationNetworking there); the tests run it against the
+        // built server.
+        .target(name: "LinkhostClient", swiftSettings: strictness),
         .executableTarget(
             name: "LinkhostCLI",
             dependencies: [
@@ -135,6 +146,11 @@ let package = Package(
         .testTarget(
             name: "LinkhostKitTests",
             dependencies: ["LinkhostKit", "OrderedJSON", "HTTPServing", "TestSupport"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "LinkhostClientTests",
+            dependencies: ["LinkhostClient", "TestSupport"],
             swiftSettings: strictness
         ),
     ],

@@ -1,0 +1,122 @@
+import Foundation
+import LinkhostClient
+import TestSupport
+import Testing
+
+/// The client against the built `linkhost` server: the route it answers, its refusals, and the
+/// retries while it is not up yet. Each test starts its own server on a free port and stops it by
+/// its process id.
+@Suite("LinkhostClient against the linkhost server", .serialized)
+struct RealServerTests {
+    static let key = "test-ingest-key-6f1c2a9e"
+    static let addFriend = URL(string: "https://rowhni.com/addfriend?code=TEST123")!
+
+    /// A policy quick enough for tests that still retries (attempts every ~0.1 to 0.8 s for 20 s).
+    static let quickRetries = RetryPolicy(maximumAttempts: 40, initialDelay: 0.1, multiplier: 2, maximumDelay: 0.8, attemptTimeout: 5, maximumTotalTime: 20)
+
+    @Test func aLinkOfARuleComesBackAsItsRoute() async throws {
+        let server = try LinkhostServer(port: try FreePort.find(), ingestKey: Self.key)
+        defer { server.stop() }
+        let client = server.rowhniClient(key: Self.key)
+        let route = try await client.report(openedURL: Self.addFriend)
+        #expect(route.site == "rowhni")
+        #expect(route.rule == "addfriend")
+        #expect(route.appURL == URL(string: "rowhni://addfriend?code=TEST123"))
+        #expect(route.parameters == ["code": "TEST123"])
+        // Every source is accepted, with an explicit time; the app's own scheme routes the same.
+        let anHourAgo = Date().addingTimeInterval(-3600)
+        for source in OpenSource.allCases {
+            #expect(try await client.report(openedURL: Self.addFriend, source: source, openedAt: anHourAgo) == route)
+        }
+        #expect(try await client.report(openedURL: route.appURL, source: .customScheme) == route)
+        // Each report is one open in the hit log, as the reported link.
+        #expect(server.stop() == 0)
+        #expect(server.responsesSent == 5)
+        let rows = try server.appOpenRows()
+        #expect(rows.count == 5)
+        #expect(rows.allSatisfy { $0["path"] as? String == "/addfriend" && $0["rule"] as? String == "addfriend" }, "\(rows)")
+    }
+
+    @Test func aWrongKeyIsA401WithoutRetries() async throws {
+        let server = try LinkhostServer(port: try FreePort.find(), ingestKey: Self.key)
+        let wrongKey = "wrong-key-0b7d3e55"
+        let started = ProcessInfo.processInfo.systemUptime
+        // The standard policy would retry a retryable failure within half a second or so.
+        let error = await #expect(throws: LinkhostClientError.self) {
+            try await server.rowhniClient(key: wrongKey).report(openedURL: Self.addFriend)
+        }
+        let elapsed = ProcessInfo.processInfo.systemUptime - started
+        #expect(error?.kind == .server)
+        #expect(error?.status == 401)
+        #expect(error?.isUnauthorized == true)
+        #expect(error?.code?.isEmpty == false)
+        #expect(error?.detail.isEmpty == false)
+        #expect(error?.attempts == 1)
+        #expect(elapsed < 2, "a 401 must not wait for a retry")
+        for text in [error.map(String.init(describing:)), error?.localizedDescription, error?.detail, error?.code] {
+            #expect(text?.contains(wrongKey) == false)
+            #expect(text?.contains(Self.key) == false)
+        }
+        // The server answered exactly one request (a refused report leaves no row in the hit log).
+        #expect(server.stop() == 0)
+        #expect(server.responsesSent == 1)
+        #expect(try server.appOpenRows().isEmpty)
+    }
+
+    @Test func aURLOfNoRuleIsA422() async throws {
+        let server = try LinkhostServer(port: try FreePort.find(), ingestKey: Self.key)
+        defer { server.stop() }
+        let client = server.rowhniClient(key: Self.key)
+        let cases = [
+            ("https://rowhni.com/no-such-link?code=TEST123", "no link rule"),
+            ("https://forums.somethingawful.com/showthread.php?threadid=456", "not a host of site rowhni"),
+        ]
+        for (url, reason) in cases {
+            let error = await #expect(throws: LinkhostClientError.self) {
+                try await client.report(openedURL: URL(string: url)!)
+            }
+            #expect(error?.status == 422, "\(url)")
+            #expect(error?.code == "unknown_link")
+            #expect(error?.detail.contains(reason) == true, "\(error?.detail ?? "")")
+            #expect(error?.attempts == 1)
+        }
+        #expect(server.stop() == 0)
+        #expect(server.responsesSent == 2)
+    }
+
+    /// The report starts while nothing listens on the port; the server comes up during the backoff
+    /// and the report succeeds.
+    @Test func aServerThatComesUpDuringTheBackoffGetsTheReport() async throws {
+        let port = try FreePort.find()
+        let client = LinkhostServer.rowhniClient(port: port, key: Self.key, retryPolicy: Self.quickRetries)
+        let started = ProcessInfo.processInfo.systemUptime
+        let report = Task { try await client.report(openedURL: Self.addFriend) }
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        let server = try LinkhostServer(port: port, ingestKey: Self.key)
+        defer { server.stop() }
+        let route = try await report.value
+        #expect(route.rule == "addfriend")
+        #expect(route.parameters["code"] == "TEST123")
+        #expect(ProcessInfo.processInfo.systemUptime - started >= 1)
+        // Only the attempt after the server came up got an answer.
+        #expect(server.stop() == 0)
+        #expect(server.responsesSent == 1)
+    }
+
+    /// Cancelling the task ends the report while it waits to retry an unreachable server.
+    @Test func cancellingTheTaskStopsTheRetries() async throws {
+        let port = try FreePort.find()
+        let client = LinkhostServer.rowhniClient(port: port, key: Self.key, retryPolicy: Self.quickRetries)
+        let report = Task { try await client.report(openedURL: Self.addFriend) }
+        try await Task.sleep(nanoseconds: 700_000_000)
+        let cancelled = ProcessInfo.processInfo.systemUptime
+        report.cancel()
+        await #expect(throws: CancellationError.self) { try await report.value }
+        #expect(ProcessInfo.processInfo.systemUptime - cancelled < 1, "the report went on after the task was cancelled")
+        // A server that comes up now gets nothing from the cancelled report.
+        let server = try LinkhostServer(port: port, ingestKey: Self.key)
+        try await Task.sleep(nanoseconds: 2_000_000_000)
+        #expect(server.stop() == 0)
+        #expect(server.responsesSent == 0)
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import LinkhostClient
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The client's request and its retry rules, against a scripted server that can answer 503, 429
+/// with `Retry-After`, unreadable bodies and slow answers on demand.
+@Suite("LinkhostClient retries and requests")
+struct ScriptedServerTests {
+    static let key = "scripted-key-91d0c6"
+    static let link = URL(string: "https://rowhni.com/addfriend?code=ABC123")!
+    static let fast = RetryPolicy(maximumAttempts: 5, initialDelay: 0.05, multiplier: 2, maximumDelay: 0.2, attemptTimeout: 5, maximumTotalTime: 10)
+
+    /// A client of the scripted server with a session of its own (tests run in parallel).
+    static func client(_ server: ScriptedHTTPServer, policy: RetryPolicy = fast) -> LinkhostClient {
+        LinkhostClient(
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, ingestKey: key, session: URLSession(configuration: .ephemeral), retryPolicy: policy)
+    }
+
+    @Test func theRequestIsTheContractsPost() async throws {
+        let server = try ScriptedHTTPServer([.route])
+        defer { server.stop() }
+        let route = try await Self.client(server)
+            .report(openedURL: Self.link, source: .customScheme, openedAt: Date(timeIntervalSince1970: 1_795_428_000))
+        #expect(route == LinkRoute(site: "rowhni", rule: "addfriend", appURL: URL(string: "rowhni://addfriend?code=ABC123")!, parameters: ["code": "ABC123"]))
+        let request = try #require(server.requests.first)
+        #expect(server.requests.count == 1)
+        #expect(request.method == "POST")
+        #expect(request.target == "/v1/opens")
+        #expect(request.headers["authorization"] == "Bearer \(Self.key)")
+        #expect(request.headers["content-type"] == "application/json")
+        let body = try #require(try JSONSerialization.jsonObject(with: request.body) as? [String: String])
+        #expect(body == ["url": "https://rowhni.com/addfriend?code=ABC123", "openedAt": "2026-11-23T10:00:00Z", "source": "custom-scheme"])
+    }
+
+    @Test func aBaseURLWithAPathKeepsItAsAPrefix() async throws {
+        let server = try ScriptedHTTPServer([.route])
+        defer { server.stop() }
+        let client = LinkhostClient(baseURL: URL(string: "http://127.0.0.1:\(server.port)/links/")!, ingestKey: Self.key)
+        _ = try await client.report(openedURL: Self.link)
+        #expect(server.requests.first?.target == "/links/v1/opens")
+    }
+
+    @Test func fiveHundredsAreRetriedUntilTheRouteComes() async throws {
+        let server = try ScriptedHTTPServer([.json(503, #"{"error": "unavailable", "detail": "starting"}"#), .json(500, "{}"), .route])
+        defer { server.stop() }
+        let route = try await Self.client(server).report(openedURL: Self.link)
+        #expect(route.rule == "addfriend")
+        #expect(server.requests.count == 3)
+    }
+
+    @Test func retriesEndAfterTheLastAttemptWithTheLastAnswer() async throws {
+        let server = try ScriptedHTTPServer([.json(502, #"{"error": "bad_gateway", "detail": "upstream down"}"#)])
+        defer { server.stop() }
+        let policy = RetryPolicy(maximumAttempts: 3, initialDelay: 0.05, maximumDelay: 0.1)
+        let error = await #expect(throws: LinkhostClientError.self) { try await Self.client(server, policy: policy).report(openedURL: Self.link) }
+        #expect(error?.status == 502)
+        #expect(error?.code == "bad_gateway")
+        #expect(error?.detail == "upstream down")
+        #expect(error?.attempts == 3)
+        #expect(server.requests.count == 3)
+    }
+
+    @Test func retriesEndWhenTheTotalTimeIsUsedUp() async throws {
+        let server = try ScriptedHTTPServer([.json(503, "{}")])
+        defer { server.stop() }
+        let policy = RetryPolicy(maximumAttempts: 1_000, initialDelay: 0.1, multiplier: 1, maximumDelay: 0.1, jitter: 0, maximumTotalTime: 1)
+        let started = ProcessInfo.processInfo.systemUptime
+        let error = await #expect(throws: LinkhostClientError.self) { try await Self.client(server, policy: policy).report(openedURL: Self.link) }
+        #expect(ProcessInfo.processInfo.systemUptime - started < 2)
+        #expect(error?.status == 503)
+        #expect((2...11).contains(error?.attempts ?? 0), "\(String(describing: error))")
+        #expect(server.requests.count == error?.attempts)
+    }
+
+    @Test func a429WaitsAsLongAsRetryAfterSays() async throws {
+        let server = try ScriptedHTTPServer([.json(429, #"{"error": "rate_limited", "detail": "slow down"}"#, headers: ["Retry-After": "1"]), .route])
+        defer { server.stop() }
+        _ = try await Self.client(server).report(openedURL: Self.link)
+        let requests = server.requests
+        #expect(requests.count == 2)
+        if requests.count == 2 {
+            // The backoff alone would have waited at most 0.05 s.
+            #expect(requests[1].receivedAt - requests[0].receivedAt >= 0.95)
+        }
+    }
+
+    @Test func aRetryAfterBeyondTheTotalTimeEndsTheReportAtOnce() async throws {
+        let server = try ScriptedHTTPServer([.json(429, #"{"error": "rate_limited", "detail": "slow down"}"#, headers: ["Retry-After": "120"])])
+        defer { server.stop() }
+        let started = ProcessInfo.processInfo.systemUptime
+        let error = await #expect(throws: LinkhostClientError.self) { try await Self.client(server).report(openedURL: Self.link) }
+        #expect(ProcessInfo.processInfo.systemUptime - started < 2)
+        #expect(error?.status == 429)
+        #expect(error?.retryAfter == 120)
+        #expect(error?.attempts == 1)
+    }
+
+    @Test(arguments: [400, 401, 404, 413, 415, 422])
+    func otherClientErrorsAreNeverRetried(status: Int) async throws {
+        let server = try ScriptedHTTPServer([.json(status, #"{"error": "e\#(status)", "detail": "because \#(status)"}"#), .route])
+        defer { server.stop() }
+        let error = await #expect(throws: LinkhostClientError.self) { try await Self.client(server).report(openedURL: Self.link) }
+        #expect(error?.kind == .server)
+        #expect(error?.status == status)
+        #expect(error?.code == "e\(status)")
+        #expect(error?.detail == "because \(status)")
+        #expect(error?.attempts == 1)
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func anErrorWithoutAJSONBodyStillHasItsStatus() async throws {
+        let server = try ScriptedHTTPServer([ScriptedHTTPServer.Reply(status: 404, headers: ["Content-Type": "text/html"], body: "<h1>Not Found</h1>")])
+        defer { server.stop() }
+        let error = await #expect(throws: LinkhostClientError.self) { try await Self.client(server).report(openedURL: Self.link) }
+        #expect(error?.status == 404)
+        #expect(error?.code == nil)
+        #expect(error?.detail.isEmpty == false)
+    }
+
+    @Test func aSuccessThatIsNoRouteIsAnInvalidResponse() async throws {
+        let server = try ScriptedHTTPServer([.json(200, #"{"site": "rowhni"}"#)])
+        defer { server.stop() }
+        let error = await #expect(throws: LinkhostClientError.self) { try await Self.client(server).report(openedURL: Self.link) }
+        #expect(error?.kind == .invalidResponse)
+        #expect(error?.status == 200)
+        #expect(server.requests.count == 1)
+    }
+
+    /// A hostile or careless server that echoes the key does not get it into the error.
+    @Test func theKeyIsInNoDescription() async throws {
+        let server = try ScriptedHTTPServer([.json(401, #"{"error": "bad key \#(Self.key)", "detail": "Bearer \#(Self.key) is not the key"}"#)])
+        defer { server.stop() }
+        let client = Self.client(server)
+        let error = await #expect(throws: LinkhostClientError.self) { try await client.report(openedURL: Self.link) }
+        var dumped = ""
+        dump(client, to: &dumped)
+        let texts = [
+            error.map(String.init(describing:)), error.map { String(reflecting: $0) }, error?.localizedDescription, error?.detail, error?.code,
+            String(describing: client), String(reflecting: client), dumped,
+        ]
+        for text in texts {
+            #expect(text?.contains(Self.key) == false, "\(text ?? "")")
+        }
+        #expect(error?.detail.contains("<redacted>") == true)
+    }
+
+    @Test func cancellingStopsTheRetriesAtOnce() async throws {
+        let server = try ScriptedHTTPServer([.json(503, "{}")])
+        defer { server.stop() }
+        let policy = RetryPolicy(maximumAttempts: 1_000, initialDelay: 0.1, multiplier: 1, maximumDelay: 0.1, maximumTotalTime: 60)
+        let client = Self.client(server, policy: policy)
+        let report = Task { try await client.report(openedURL: Self.link) }
+        // Wait until it is retrying (a loaded machine may take a while for the first attempts).
+        for _ in 0..<100 where server.requests.count < 2 { try await Task.sleep(nanoseconds: 50_000_000) }
+        #expect(server.requests.count >= 2, "the report was retrying before it was cancelled")
+        report.cancel()
+        await #expect(throws: CancellationError.self) { try await report.value }
+        let count = server.requests.count
+        try await Task.sleep(nanoseconds: 600_000_000)
+        #expect(server.requests.count == count)
+    }
+
+    @Test func cancellingEndsARequestInFlight() async throws {
+        let server = try ScriptedHTTPServer([.json(503, "{}", delay: 3)])
+        defer { server.stop() }
+        let client = Self.client(server)
+        let report = Task { try await client.report(openedURL: Self.link) }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let cancelled = ProcessInfo.processInfo.systemUptime
+        report.cancel()
+        await #expect(throws: CancellationError.self) { try await report.value }
+        #expect(ProcessInfo.processInfo.systemUptime - cancelled < 1.5)
+    }
+
+    @Test func reportingInTheBackgroundReturnsAtOnce() async throws {
+        let server = try ScriptedHTTPServer([.json(200, ScriptedHTTPServer.Reply.route.body, delay: 1)])
+        defer { server.stop() }
+        let started = ProcessInfo.processInfo.systemUptime
+        let task = Self.client(server).reportInBackground(openedURL: Self.link, source: .pasteboard)
+        #expect(ProcessInfo.processInfo.systemUptime - started < 0.2)
+        await task.value
+        #expect(server.requests.count == 1)
+        #expect(server.requests.first?.body.isEmpty == false)
+    }
+
+    @Test func aBackgroundFailureIsHandedToOnFailureAndNotThrown() async throws {
+        let server = try ScriptedHTTPServer([.json(422, #"{"error": "no_rule", "detail": "no rule serves /nothing"}"#)])
+        defer { server.stop() }
+        let failures = FailureRecorder()
+        await Self.client(server).reportInBackground(openedURL: Self.link) { failures.record($0) }.value
+        let recorded = failures.errors
+        #expect(recorded.count == 1)
+        #expect((recorded.first as? LinkhostClientError)?.status == 422)
+    }
+}
