@@ -7,8 +7,9 @@ import OrderedJSON
 ///       {"rule":"(none)","hits":1}
 ///     ]
 ///
-/// An empty result is `[]`. NULL is `null`; cells of numeric columns are bare numbers (text that is
-/// not an integer stays a string, so the output is always valid JSON). Ends with a newline.
+/// An empty result is `[]`. NULL is `null`; cells of numeric columns are bare numbers, integers or
+/// decimals such as `0.125` (text that is not a JSON number stays a string, so the output is always
+/// valid JSON). Ends with a newline.
 public struct JSONFormatter: Sendable {
     public init() {}
 
@@ -27,7 +28,10 @@ public struct JSONFormatter: Sendable {
 
     private func value(_ cell: String?, numeric: Bool) -> JSONValue {
         guard let cell else { return .null }
-        if numeric, let integer = Int(cell) { return .number(JSONNumber(integer)) }
+        guard numeric else { return .string(cell) }
+        if let integer = Int(cell) { return .number(JSONNumber(integer)) }
+        // The parser is the one place that checks number syntax; anything else stays text.
+        if case .number(let number)? = try? JSONParser().parse(cell) { return .number(number) }
         return .string(cell)
     }
 }

@@ -54,6 +54,30 @@ public final class LogReader {
         return rows
     }
 
+    /// The path from a fallback page to the app, per `dimension` (one row for everything when `nil`,
+    /// zeros included): views, the clicks pages reported, app opens, and the app opens that followed a
+    /// view of the same invite code within 7 days, each credited to the group of the latest such view
+    /// (`FunnelRow`). The filter applies to each counted row, and for `opensAfterView` to the view;
+    /// its `kind` is ignored (the funnel counts fixed kinds) and its limit caps the number of groups.
+    /// Busiest first (ties by key), or by date for `day`.
+    public func funnel(by dimension: FunnelDimension?, _ filter: LogFilter = LogFilter()) throws -> [FunnelRow] {
+        let query = FunnelQuery(dimension: dimension, filter: filter)
+        let statement = try connection.prepare(query.sql)
+        try query.bind(to: statement)
+        var rows: [FunnelRow] = []
+        func count(_ column: Int) -> Int { Int(statement.int64(at: column)) }
+        while try statement.step() {
+            let key = dimension == nil ? nil : statement.text(at: 0)
+            rows.append(
+                FunnelRow(
+                    key: key, views: count(1), openClicks: count(2), storeClicks: count(3), copies: count(4), appOpens: count(5), opensAfterView: count(6)))
+        }
+        if dimension == nil, rows.isEmpty {
+            rows.append(FunnelRow(key: nil, views: 0, openClicks: 0, storeClicks: 0, copies: 0, appOpens: 0, opensAfterView: 0))
+        }
+        return rows
+    }
+
     /// How many records writers have refused over the log's life because their queue was full.
     public func droppedRecordCount() throws -> Int {
         let statement = try connection.prepare("SELECT value FROM meta WHERE key = ?1")

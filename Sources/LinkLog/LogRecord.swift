@@ -41,10 +41,13 @@ public struct LogRecord: Sendable {
     public var clientClass: String?
     /// The client address as it may be stored (already truncated or omitted).
     public var clientAddress: String?
-    /// The event name (kind `event`), or how the app was opened (kind `app_open`).
-    public var event: String? = nil
-    /// The keyed-hash token of the rule's first secret parameter, pairing views with later opens.
-    public var secretToken: String? = nil
+    /// For kind `event`: what the page reported (`open-app`, `store`, `copy`); for kind `app_open`: how
+    /// the app was opened (`universal-link`, `custom-scheme`, `pasteboard`) when it said so.
+    public var event: String?
+    /// The `SecretHasher` token of the matched rule's first secret parameter value, for fallback views,
+    /// bad links and app opens; `nil` otherwise. It pairs a view with a later app open of the same
+    /// invite code (`LogReader.funnel`) without the code itself being stored.
+    public var secretToken: String?
 
     /// Makes a record; only the facts every response has are required.
     public init(
@@ -66,7 +69,9 @@ public struct LogRecord: Sendable {
         referrer: String? = nil,
         userAgent: String? = nil,
         clientClass: String? = nil,
-        clientAddress: String? = nil
+        clientAddress: String? = nil,
+        event: String? = nil,
+        secretToken: String? = nil
     ) {
         self.timestampMilliseconds = timestampMilliseconds
         self.siteID = siteID
@@ -87,6 +92,8 @@ public struct LogRecord: Sendable {
         self.userAgent = userAgent
         self.clientClass = clientClass
         self.clientAddress = clientAddress
+        self.event = event
+        self.secretToken = secretToken
     }
 
     /// The wall-clock time now in UTC milliseconds since 1970, for `timestampMilliseconds`.

@@ -36,6 +36,11 @@ public struct LogRow: Sendable, Equatable {
     public var clientClass: String?
     /// The client address as stored (truncated, or `nil`).
     public var clientAddress: String?
+    /// What a fallback page reported, for kind `event` (`open-app`, `store`, `copy`); else `nil`.
+    public var event: String?
+    /// The hashed token of the matched rule's secret parameter (views, bad links, app opens); `nil`
+    /// for other rows and for rows older than schema version 4.
+    public var secret: String?
 
     /// The timestamp as `2026-11-01T10:00:00.123Z`.
     public var timeText: String {
@@ -64,5 +69,7 @@ public struct LogRow: Sendable, Equatable {
         userAgent = statement.text(at: 17)
         clientClass = statement.text(at: 18)
         clientAddress = statement.text(at: 19)
+        event = statement.text(at: 20)
+        secret = statement.text(at: 21)
     }
 }

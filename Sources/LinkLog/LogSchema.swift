@@ -76,6 +76,18 @@ public enum LogSchema {
                 CREATE INDEX hits_utm_campaign_time ON hits (utm_campaign, ts_ms) WHERE utm_campaign IS NOT NULL;
                 """)
         },
+        // Version 4: app opens and page events. `event` names what a fallback page reported (kind
+        // `event`); `secret` holds the hashed token of a rule's secret parameter for views, bad links
+        // and app opens, so the funnel can pair a view with the app open that followed it. Only rows
+        // with a token enter the index, which the pairing looks up by token and time.
+        Migration(version: 4) { connection in
+            try connection.execute(
+                """
+                ALTER TABLE hits ADD COLUMN event TEXT;
+                ALTER TABLE hits ADD COLUMN secret TEXT;
+                CREATE INDEX hits_secret_time ON hits (secret, ts_ms) WHERE secret IS NOT NULL;
+                """)
+        },
     ]
 
     /// Brings the database to `currentVersion`. A database from a newer build is refused rather than
@@ -126,15 +138,15 @@ public enum LogSchema {
     static let insertHitSQL = """
         INSERT INTO hits (ts_ms, site, host, method, path, kind, rule, status, duration_us,
                           utm_source, utm_medium, utm_campaign, utm_term, utm_content, params,
-                          referrer, user_agent, client_class, client_addr)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
+                          referrer, user_agent, client_class, client_addr, event, secret)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
         """
 
     /// The columns the reader selects, in `LogRow` order.
     static let selectHitColumns = """
         id, ts_ms, site, host, method, path, kind, rule, status, duration_us,
         utm_source, utm_medium, utm_campaign, utm_term, utm_content, params,
-        referrer, user_agent, client_class, client_addr
+        referrer, user_agent, client_class, client_addr, event, secret
         """
 
     /// The `meta` key counting records the writer refused because its queue was full.

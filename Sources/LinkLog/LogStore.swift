@@ -106,6 +106,8 @@ final class LogStore {
         try insertHit.bind(text: capped(record.userAgent), at: 17)
         try insertHit.bind(text: capped(record.clientClass), at: 18)
         try insertHit.bind(text: capped(record.clientAddress), at: 19)
+        try insertHit.bind(text: capped(record.event), at: 20)
+        try insertHit.bind(text: capped(record.secretToken), at: 21)
     }
 
     /// The `params` column: one JSON object of the (capped) names and values in order, the first of

@@ -35,8 +35,8 @@ public struct ResultTable: Sendable, Equatable {
         self.rows = rows
     }
 
-    /// Hits with the chosen columns (all of them by default).
-    public init(hits: [LogRow], columns: [HitColumn] = HitColumn.allCases) {
+    /// Hits with the chosen columns (by default all but the secret token, `HitColumn.fullDefault`).
+    public init(hits: [LogRow], columns: [HitColumn] = HitColumn.fullDefault) {
         self.columns = columns.map { Column(name: $0.rawValue, isNumeric: $0.isNumeric, giveWay: $0.giveWay) }
         self.rows = hits.map { row in columns.map { $0.value(in: row) } }
     }

@@ -24,18 +24,25 @@ struct SQLCondition {
 
     /// `" WHERE a AND b"`, or "" when nothing is filtered.
     var sql: String {
-        clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+        sql(adding: [])
     }
 
-    /// Binds the arguments to parameters 1, 2, …; returns the next free parameter number.
-    func bind(to statement: SQLiteStatement) throws -> Int {
+    /// The WHERE clause with `fixed` clauses (SQL without parameters) after the filter's own.
+    func sql(adding fixed: [String]) -> String {
+        let all = clauses + fixed
+        return all.isEmpty ? "" : " WHERE " + all.joined(separator: " AND ")
+    }
+
+    /// Binds the arguments to parameters `first`, `first + 1`, …; returns the next free parameter
+    /// number, so several conditions can fill one statement in the order they appear in it.
+    func bind(to statement: SQLiteStatement, from first: Int = 1) throws -> Int {
         for (offset, argument) in arguments.enumerated() {
             switch argument {
-            case .text(let text): try statement.bind(text: text, at: offset + 1)
-            case .integer(let integer): try statement.bind(integer: integer, at: offset + 1)
+            case .text(let text): try statement.bind(text: text, at: first + offset)
+            case .integer(let integer): try statement.bind(integer: integer, at: first + offset)
             }
         }
-        return arguments.count + 1
+        return first + arguments.count
     }
 
     private mutating func add(_ clause: String, _ argument: Argument) {

@@ -1,8 +1,7 @@
-import ArgumentParser
 import LinkLog
 
-/// `--by`, with the allowed values named when a bad one is given.
-enum DimensionOption: String, ExpressibleByArgument, CaseIterable {
+/// The values `stats --by` accepts without `--funnel`, named when a bad one is given.
+enum DimensionOption: String, CaseIterable {
     case rule, kind, host, client, site, status, day
     case utmSource = "utm_source"
     case utmMedium = "utm_medium"

@@ -1,21 +1,61 @@
 import ArgumentParser
 import LinkLog
 
-/// `linkhost stats --by D`: hit counts grouped by one dimension.
+/// `linkhost stats --by D`: hit counts grouped by one dimension; with `--funnel`, the path from
+/// fallback page views through page clicks to app opens.
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Count logged hits by rule, kind, host, client, UTM field or day."
+        abstract: "Count logged hits by rule, kind, host, client, UTM field or day, or show the view-to-app-open funnel.",
+        discussion: """
+            With --funnel: views (fallback pages served), the open-app, store and copy clicks pages reported, \
+            app opens, and app opens that followed a view of the same invite code within 7 days (credited to \
+            that view's group), with each as a share of views. --kind cannot be used with --funnel.
+            """
     )
 
-    @Option(name: .long, help: "What to group by.")
-    var by: DimensionOption = .kind
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            """
+            What to group by: \(DimensionOption.allCases.map(\.rawValue).joined(separator: ", ")) (default kind); \
+            with --funnel: \(FunnelDimension.allCases.map(\.rawValue).joined(separator: ", ")) (default: one row for everything).
+            """,
+            valueName: "dimension"))
+    var by: String?
+
+    @Flag(name: .long, help: "Show the funnel from fallback page views to app opens instead of hit counts.")
+    var funnel = false
 
     @OptionGroup var options: LogQueryOptions
 
+    func validate() throws {
+        if funnel {
+            if let by, FunnelDimension(rawValue: by) == nil {
+                throw ValidationError(
+                    "--by \(by) is not a funnel dimension; allowed with --funnel: \(FunnelDimension.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            if options.kind != nil {
+                throw ValidationError(
+                    "--kind cannot be used with --funnel: the funnel counts fixed kinds (fallback views, event clicks, app_open); use the other filters")
+            }
+        } else if let by, DimensionOption(rawValue: by) == nil {
+            throw ValidationError("--by \(by) is not a dimension; allowed: \(DimensionOption.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
     func run() throws {
         let reader = try options.openReader()
-        let rows = try reader.stats(by: by.dimension, try options.filter())
-        StandardOutput.write(options.format.format.render(ResultTable(stats: rows, dimension: by.dimension), width: TerminalWidth.columns))
+        let format = options.format.format
+        let table: ResultTable
+        if funnel {
+            let dimension = by.flatMap(FunnelDimension.init(rawValue:))
+            let rows = try reader.funnel(by: dimension, try options.filter())
+            table = ResultTable(funnel: rows, dimension: dimension, percentages: format == .table)
+        } else {
+            let dimension = (by.flatMap(DimensionOption.init(rawValue:)) ?? .kind).dimension
+            table = ResultTable(stats: try reader.stats(by: dimension, try options.filter()), dimension: dimension)
+        }
+        StandardOutput.write(format.render(table, width: TerminalWidth.columns))
     }
 }

@@ -70,13 +70,16 @@ enum Sample {
         parameters: [(name: String, value: String)] = [],
         userAgent: String? = nil,
         clientClass: String? = nil,
-        clientAddress: String? = nil
+        clientAddress: String? = nil,
+        method: String = "GET",
+        event: String? = nil,
+        secretToken: String? = nil
     ) -> LogRecord {
         LogRecord(
             timestampMilliseconds: time,
             siteID: site,
             host: host,
-            method: "GET",
+            method: method,
             path: path,
             kind: kind,
             rule: rule,
@@ -88,7 +91,9 @@ enum Sample {
             trackedParameters: parameters,
             userAgent: userAgent,
             clientClass: clientClass,
-            clientAddress: clientAddress
+            clientAddress: clientAddress,
+            event: event,
+            secretToken: secretToken
         )
     }
 }

@@ -40,7 +40,7 @@ struct LogSchemaMigrationTests {
         writer.stop()
 
         let connection = try SQLiteConnection(path: fixture.databasePath, flags: [.readOnly])
-        #expect(try connection.userVersion() == 3)
+        #expect(try connection.userVersion() == 4)
         let columns = try connection.prepare("SELECT name FROM pragma_table_info('hits')")
         var names: [String] = []
         while try columns.step() { names.append(columns.text(at: 0) ?? "") }
@@ -65,6 +65,69 @@ struct LogSchemaMigrationTests {
         #expect(rows.sorted { $0.id < $1.id }.map(\.clientClass) == ["aasa-bot", "bot", "unknown", "ios"])
         #expect(rows.first { $0.kind == "unknown_host" }?.siteID == nil)
         #expect(rows.first { $0.timestampMilliseconds == 1_793_527_203_000 }?.parametersJSON == #"{"from":"qrcode"}"#)
+    }
+
+    /// Version 3 as linkhost wrote it before app opens and page events, typed out like `version1`.
+    static let version3 = """
+        CREATE TABLE hits (
+            id INTEGER PRIMARY KEY, ts_ms INTEGER NOT NULL, site TEXT, host TEXT NOT NULL, method TEXT NOT NULL,
+            path TEXT NOT NULL, kind TEXT NOT NULL, rule TEXT, status INTEGER NOT NULL, duration_us INTEGER NOT NULL,
+            utm_source TEXT, utm_medium TEXT, utm_campaign TEXT, utm_term TEXT, utm_content TEXT,
+            referrer TEXT, user_agent TEXT, client_addr TEXT, params TEXT, client_class TEXT
+        );
+        CREATE INDEX hits_time ON hits (ts_ms);
+        CREATE INDEX hits_kind_time ON hits (kind, ts_ms);
+        CREATE INDEX hits_host_time ON hits (host, ts_ms);
+        CREATE INDEX hits_rule_time ON hits (rule, ts_ms) WHERE rule IS NOT NULL;
+        CREATE INDEX hits_utm_source_time ON hits (utm_source, ts_ms) WHERE utm_source IS NOT NULL;
+        CREATE INDEX hits_utm_campaign_time ON hits (utm_campaign, ts_ms) WHERE utm_campaign IS NOT NULL;
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+        PRAGMA journal_mode = WAL;
+        PRAGMA user_version = 3;
+        INSERT INTO meta (key, value) VALUES ('dropped_records', 5);
+        INSERT INTO hits (ts_ms, site, host, method, path, kind, rule, status, duration_us, utm_campaign, params, client_class)
+        VALUES (1793527200000, 'rowhni', 'rowhni.com', 'GET', '/addfriend', 'fallback', 'addfriend', 200, 120, 'spring', '{"code":"hmac:0011223344556677"}', 'ios'),
+               (1793527201000, NULL, 'other.example', 'GET', '/', 'unknown_host', NULL, 404, 40, NULL, NULL, 'bot');
+        """
+
+    @Test("a version 3 database gains the event and secret columns and the secret index, keeping rows and counters")
+    func upgradeFromVersion3() throws {
+        let fixture = try LogFixture()
+        try FileManager.default.createDirectory(atPath: fixture.folder.path + "/log", withIntermediateDirectories: true)
+        do {
+            let old = try SQLiteConnection(path: fixture.databasePath)
+            try old.execute(Self.version3)
+        }
+
+        let writer = try fixture.writer()
+        #expect(writer.status.isHealthy)
+        writer.enqueue(Sample.record(at: 1_793_527_202_000, path: "/v1/events", kind: "event", status: 204, method: "POST", event: "store"))
+        writer.enqueue(
+            Sample.record(at: 1_793_527_203_000, path: "/v1/opens", kind: "app_open", status: 204, method: "POST", secretToken: "hmac:8899aabbccddeeff"))
+        writer.stop()
+
+        let connection = try SQLiteConnection(path: fixture.databasePath, flags: [.readOnly])
+        #expect(try connection.userVersion() == 4)
+        let columns = try connection.prepare("SELECT name FROM pragma_table_info('hits')")
+        var names: [String] = []
+        while try columns.step() { names.append(columns.text(at: 0) ?? "") }
+        #expect(names.suffix(2) == ["event", "secret"])
+        let index = try #require(try connection.queryText("SELECT sql FROM sqlite_master WHERE name = 'hits_secret_time'"))
+        #expect(index.contains("(secret, ts_ms)") && index.contains("WHERE secret IS NOT NULL"), "\(index)")
+        let plan = try connection.prepare("EXPLAIN QUERY PLAN SELECT id FROM hits WHERE secret = ?1 AND ts_ms <= ?2")
+        var details: [String] = []
+        while try plan.step() { details.append(plan.text(at: 3) ?? "") }
+        #expect(details.joined().contains("hits_secret_time"), "\(details)")
+
+        let reader = try fixture.reader()
+        #expect(try reader.droppedRecordCount() == 5)
+        let rows = try reader.rows().sorted { $0.id < $1.id }
+        #expect(rows.map(\.kind) == ["fallback", "unknown_host", "event", "app_open"])
+        #expect(rows[0].utmCampaign == "spring")
+        #expect(rows[0].parametersJSON == #"{"code":"hmac:0011223344556677"}"#)
+        #expect(rows[0].clientClass == "ios")
+        #expect(rows.map(\.event) == [nil, nil, "store", nil])
+        #expect(rows.map(\.secret) == [nil, nil, nil, "hmac:8899aabbccddeeff"])
     }
 
     @Test("the reader upgrades an old database too, and refuses one from a newer linkhost")

@@ -42,7 +42,7 @@ struct BrowserTests {
         // Every click the browser made reached the log as an event of the invite's rule.
         server.stop()
         let events = try LogReader(databasePath: logFolder.path + "/log.sqlite").rows(LogFilter(kind: "event"))
-        // TODO-MERGE #expect(Set(events.map { $0.event ?? "" }) == Set(report["clicked"]?.arrayElements?.compactMap(\.stringValue) ?? ["none reported"]))
+        #expect(Set(events.map { $0.event ?? "" }) == Set(report["clicked"]?.arrayElements?.compactMap(\.stringValue) ?? ["none reported"]))
         #expect(events.count == 3)
         #expect(events.allSatisfy { $0.rule == "addfriend" && $0.utmSource == "whatsapp" && $0.path == "/addfriend" })
     }

@@ -156,7 +156,7 @@ struct IngestEndpointTests {
         server.stop()
         let logged = try rows().sorted { $0.id < $1.id }
         #expect(logged.map(\.kind) == ["event", "event", "event"])
-        // TODO-MERGE #expect(logged.map(\.event) == ["open-app", "store", "copy"])
+        #expect(logged.map(\.event) == ["open-app", "store", "copy"])
         #expect(logged.allSatisfy { $0.rule == "addfriend" && $0.utmCampaign == "spring" && $0.path == "/addfriend" })
     }
 
@@ -172,6 +172,40 @@ struct IngestEndpointTests {
         server.stop()
         #expect(waited < 5, "waited \(waited) s")
         #expect(try rows().isEmpty)
+    }
+
+    @Test func viewsClicksAndOpensOfOneCampaignAddUpInTheFunnel() throws {
+        let server = try started(try configuration())
+        let client = try RawHTTPClient(port: server.port)
+        for code in ["K1AAAA", "K2BBBB", "K3CCCC"] {
+            #expect(try client.request("GET", "/addfriend?code=\(code)&utm_campaign=spring", host: "rowhni.com").status == 200)
+        }
+        #expect(try client.request("GET", "/addfriend?code=K4DDDD&utm_campaign=autumn", host: "rowhni.com").status == 200)
+        for event in ["open-app", "open-app", "store", "copy"] {
+            let response = try client.request(
+                "POST", "/v1/events", host: "rowhni.com", headers: [("Content-Type", "text/plain")],
+                body: Array(#"{"event": "\#(event)", "path": "/addfriend?code=K1AAAA&utm_campaign=spring"}"#.utf8))
+            #expect(response.status == 204)
+        }
+        // K1 was viewed before it was opened in the app; K9 never was.
+        for code in ["K1AAAA", "K9ZZZZ"] {
+            #expect(try open(client, #"{"url": "https://rowhni.com/addfriend?code=\#(code)&utm_campaign=spring"}"#).status == 200)
+        }
+        server.stop()
+        let output = try ChildProcess.run(
+            ProjectPaths.linkhostBinary, ["stats", "--funnel", "--by", "utm_campaign", "--db", folder.path + "/log.sqlite", "--format", "json"])
+        #expect(output.status == 0, "\(output.error)")
+        let groups = try JSONParser().parse(output.output).arrayElements ?? []
+        let spring = try #require(groups.first { $0["utm_campaign"] == "spring" }, "\(output.output)")
+        #expect(spring["views"] == 3)
+        #expect(spring["open_clicks"] == 2)
+        #expect(spring["store_clicks"] == 1)
+        #expect(spring["copies"] == 1)
+        #expect(spring["app_opens"] == 2)
+        #expect(spring["opens_after_view"] == 1)
+        let autumn = try #require(groups.first { $0["utm_campaign"] == "autumn" })
+        #expect(autumn["views"] == 1)
+        #expect(autumn["opens_after_view"] == 0)
     }
 
     @Test func tenThousandConcurrentOpensGiveExactlyTenThousandRows() throws {

@@ -1,0 +1,47 @@
+/// One group of `LogReader.funnel`: how many people saw a fallback page, what they clicked on it, and
+/// how many app opens followed. Rates are shares of `views`, `nil` when there were no views.
+public struct FunnelRow: Sendable, Equatable {
+    /// The group's value (a campaign, a rule, a day, …); `nil` for rows without one, or when the
+    /// funnel is not grouped.
+    public var key: String?
+    /// Fallback pages served with status 200 (kind `fallback`).
+    public var views: Int
+    /// "Open in the app" clicks reported by a page (kind `event`, event `open-app`).
+    public var openClicks: Int
+    /// App Store clicks reported by a page (event `store`).
+    public var storeClicks: Int
+    /// Code copies reported by a page (event `copy`).
+    public var copies: Int
+    /// Times the app reported it was opened with a link (kind `app_open`), by the open's own fields.
+    public var appOpens: Int
+    /// App opens that followed a view of the same invite code (same site and rule) within
+    /// `pairingWindowMilliseconds`, each filed under the group of the latest such view.
+    public var opensAfterView: Int
+
+    /// How long before an app open a view may have been and still count as what led to it: 7 days.
+    public static let pairingWindowMilliseconds: Int64 = 7 * 86_400_000
+
+    /// A group and its counts.
+    public init(key: String?, views: Int, openClicks: Int, storeClicks: Int, copies: Int, appOpens: Int, opensAfterView: Int) {
+        self.key = key
+        self.views = views
+        self.openClicks = openClicks
+        self.storeClicks = storeClicks
+        self.copies = copies
+        self.appOpens = appOpens
+        self.opensAfterView = opensAfterView
+    }
+
+    /// `openClicks / views`.
+    public var openClickRate: Double? { share(openClicks) }
+    /// `storeClicks / views`.
+    public var storeClickRate: Double? { share(storeClicks) }
+    /// `copies / views`.
+    public var copyRate: Double? { share(copies) }
+    /// `opensAfterView / views`.
+    public var opensAfterViewRate: Double? { share(opensAfterView) }
+
+    private func share(_ count: Int) -> Double? {
+        views == 0 ? nil : Double(count) / Double(views)
+    }
+}
