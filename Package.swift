@@ -30,7 +30,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
     ],
     targets: [
-        // C bridges: libmicrohttpd and SQLite with small non-variadic shims (see each shim.h).
+        // C bridges: libmicrohttpd and SQLite with small non-variadic shims (see each shim.h). Each
+        // C library has its own target, and only its one wrapper module imports it.
         .systemLibrary(
             name: "CMicroHTTPD",
             pkgConfig: "libmicrohttpd",
@@ -60,19 +61,24 @@ let package = Package(
         .target(name: "AASAKit", dependencies: ["OrderedJSON", "PercentCoding"], swiftSettings: strictness),
         // Link rules: the ordered rules of a site, which route fallback pages and generate the AASA.
         .target(name: "LinkRules", dependencies: ["OrderedJSON", "PercentCoding"], swiftSettings: strictness),
-        // The hit log: SQLite storage, the background writer, queries and their output formats.
-        // It writes its JSON (the params column, the JSON output format) with OrderedJSON, so the
+        // The hit log, storage-neutral: records, filters, statistics and the funnel, privacy, client
+        // classes, output formats and the background writer, over the `LogDatabase` protocol. It
+        // writes its JSON (the params column, the JSON output format) with OrderedJSON, so the
         // project has one JSON writer; OrderedJSON depends on nothing, so this pulls nothing else in.
         .target(
             name: "LinkLog",
             dependencies: [
-                "CSQLite",
                 "OrderedJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictness
         ),
+        // The hit log in a SQLite file: the only module that touches SQLite (a small SQLite layer,
+        // the schema and its migrations, the writer's store).
+        .target(name: "LinkLogSQLite", dependencies: ["CSQLite", "LinkLog"], swiftSettings: strictness),
+        // Picks the log's backend from its location, so nothing above the log names one.
+        .target(name: "LinkLogDatabases", dependencies: ["LinkLog", "LinkLogSQLite"], swiftSettings: strictness),
         // A local certificate authority and host certificates for device testing over HTTPS.
         .target(
             name: "DevCertificates",
@@ -90,6 +96,7 @@ let package = Package(
                 "OrderedJSON",
                 "AASAKit",
                 "LinkLog",
+                "LinkLogDatabases",
                 "LinkRules",
                 "PercentCoding",
                 .product(name: "Logging", package: "swift-log"),
@@ -105,6 +112,8 @@ let package = Package(
             name: "LinkhostCLI",
             dependencies: [
                 "LinkhostKit",
+                "LinkLog",
+                "LinkLogDatabases",
                 "DevCertificates",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -140,12 +149,12 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkLogTests",
-            dependencies: ["LinkLog", "TestSupport"],
+            dependencies: ["LinkLog", "LinkLogSQLite", "TestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(
             name: "LinkhostKitTests",
-            dependencies: ["LinkhostKit", "OrderedJSON", "HTTPServing", "TestSupport"],
+            dependencies: ["LinkhostKit", "LinkLog", "LinkLogSQLite", "OrderedJSON", "HTTPServing", "TestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LinkLog
+import LinkLogDatabases
 import LinkhostKit
 
 /// Where the log is and which rows to look at: shared by `log` and `stats`.
@@ -89,7 +90,7 @@ struct LogQueryOptions: ParsableArguments {
             throw CLIFailure.unusableInput("no log database at \(path) (it is made when the server first answers a request); give --db PATH or --config PATH")
         }
         do {
-            return try LogReader(databasePath: path)
+            return try LogReader(database: LogDatabaseLocator.database(at: path))
         } catch {
             throw CLIFailure.unusableInput("cannot read the log database \(path): \(error)")
         }

@@ -103,7 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
         var summary = "linkhost stopped after \(count) \(count == 1 ? "response" : "responses")"
         if let log {
             summary +=
-                "; log: \(log.written) \(log.written == 1 ? "row" : "rows") written to \(log.databasePath), \(log.dropped) dropped, \(log.abandonedAtStop) not written"
+                "; log: \(log.written) \(log.written == 1 ? "row" : "rows") written to \(log.database), \(log.dropped) dropped, \(log.abandonedAtStop) not written"
             if let error = log.lastError, !log.isHealthy { summary += " (database failing: \(error))" }
         }
         StandardOutput.write(summary + "\n")

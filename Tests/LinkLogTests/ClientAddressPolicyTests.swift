@@ -1,4 +1,5 @@
 import LinkLog
+import LinkLogSQLite
 import Testing
 
 @Suite("Client address policy")

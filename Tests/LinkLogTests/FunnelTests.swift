@@ -1,3 +1,4 @@
+import LinkLogSQLite
 import OrderedJSON
 import Testing
 
@@ -219,8 +220,9 @@ struct FunnelTests {
         try fixture.write([S.view("C"), S.open("C", at: S.base + S.hour)])
         let connection = try SQLiteConnection(path: fixture.databasePath, flags: [.readOnly])
         let query = FunnelQuery(dimension: .utmCampaign, filter: LogFilter(since: S.base, until: S.base + S.day, utmCampaign: "spring"))
-        let plan = try connection.prepare("EXPLAIN QUERY PLAN " + query.sql)
-        try query.bind(to: plan)
+        let (sql, arguments) = query.creditedStatement(SQLiteDialect())
+        let plan = try connection.prepare("EXPLAIN QUERY PLAN " + sql)
+        for (offset, value) in arguments.enumerated() { try plan.bind(value, at: offset + 1) }
         var details: [String] = []
         while try plan.step() { details.append(plan.text(at: 3) ?? "") }
         #expect(details.contains { $0.contains("SEARCH seen USING INDEX hits_secret_time") }, "\(details)")

@@ -1,5 +1,6 @@
 import Foundation
 import LinkLog
+import LinkLogSQLite
 import TestSupport
 
 /// A temporary folder with a log database path in it, and helpers to fill and inspect that database.

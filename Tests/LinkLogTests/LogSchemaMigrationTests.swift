@@ -1,5 +1,6 @@
 import Foundation
 import LinkLog
+import LinkLogSQLite
 import Testing
 
 @Suite("Schema migrations")
@@ -144,7 +145,7 @@ struct LogSchemaMigrationTests {
         let newer = try SQLiteConnection(path: fixture.databasePath)
         try newer.setUserVersion(99)
         let error = #expect(throws: LogError.self) { try fixture.reader() }
-        #expect(error == .schemaTooNew(path: fixture.databasePath, found: 99, supported: LogSchema.currentVersion))
+        #expect(error == .schemaTooNew(path: fixture.databasePath, found: 99, supported: SQLiteLogSchema.currentVersion))
     }
 
     @Test("the reader never creates a database")

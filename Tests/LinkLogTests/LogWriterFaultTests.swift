@@ -1,5 +1,6 @@
 import Foundation
 import LinkLog
+import LinkLogSQLite
 import Testing
 
 /// Faults that work when tests run as root (where a chmod'ed folder stops nothing): a regular file

@@ -1,5 +1,6 @@
 import Dispatch
 import LinkLog
+import LinkLogSQLite
 import Synchronization
 import Testing
 
@@ -119,10 +120,10 @@ struct LogWriterTests {
         let status = writer.status
         #expect(status.isHealthy)
         #expect(status.lastError == nil)
-        #expect(status.databasePath == fixture.folder.path + "/a/b/c/hits.sqlite")
+        #expect(status.database == fixture.folder.path + "/a/b/c/hits.sqlite")
         writer.stop()
         let connection = try SQLiteConnection(path: fixture.folder.path + "/a/b/c/hits.sqlite", flags: [.readOnly])
         #expect(try connection.queryText("PRAGMA journal_mode") == "wal")
-        #expect(try connection.userVersion() == LogSchema.currentVersion)
+        #expect(try connection.userVersion() == SQLiteLogSchema.currentVersion)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LinkLog
+import LinkLogSQLite
 import TestSupport
 import Testing
 

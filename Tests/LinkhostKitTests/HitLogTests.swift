@@ -1,5 +1,6 @@
 import Foundation
 import LinkLog
+import LinkLogSQLite
 import LinkhostKit
 import OrderedJSON
 import Synchronization

@@ -1,5 +1,6 @@
 import Foundation
 import LinkLog
+import LinkLogSQLite
 import OrderedJSON
 import TestSupport
 import Testing

@@ -67,7 +67,7 @@ final class HealthReporter: Sendable {
                 JSONMember(
                     "log",
                     .object([
-                        JSONMember("database", .string(log.databasePath)),
+                        JSONMember("database", .string(log.database)),
                         JSONMember("healthy", .bool(log.isHealthy)),
                         JSONMember("lastError", log.lastError.map { .string($0) } ?? .null),
                         JSONMember("failingSinceMs", log.failingSinceMilliseconds.map { .number(JSONNumber(Int($0))) } ?? .null),

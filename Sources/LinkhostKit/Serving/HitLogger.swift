@@ -1,5 +1,6 @@
 import HTTPServing
 import LinkLog
+import LinkLogDatabases
 import LinkRules
 import Logging
 import PercentCoding
@@ -40,16 +41,16 @@ final class HitLogger: Sendable {
         self.sites = rules
         var writerLogger = logger
         writerLogger[metadataKey: "component"] = "log"
+        let database = LogDatabaseLocator.database(at: settings.databasePath)
         writer = try LogWriter(
             configuration: LogWriterConfiguration(
-                databasePath: settings.databasePath, queueCapacity: settings.queueCapacity, retentionDays: settings.retentionDays, logger: writerLogger))
+                database: database, queueCapacity: settings.queueCapacity, retentionDays: settings.retentionDays, logger: writerLogger))
         do {
-            hasher = try SecretHasher(keyFile: SecretHasher.keyFilePath(forDatabase: settings.databasePath))
+            hasher = try SecretHasher(keyFile: database.secretKeyFilePath)
             hasherProblem = nil
         } catch {
             hasher = nil
-            hasherProblem =
-                "secret parameters are not logged: the hash key \(SecretHasher.keyFilePath(forDatabase: settings.databasePath)) is unusable (\(error))"
+            hasherProblem = "secret parameters are not logged: the hash key \(database.secretKeyFilePath) is unusable (\(error))"
             logger.warning("\(hasherProblem ?? "")")
         }
     }

@@ -7,8 +7,8 @@ public struct LogWriterStatus: Sendable, Equatable, CustomStringConvertible {
         case failing
     }
 
-    /// The database file.
-    public var databasePath: String
+    /// The database, as `LogDatabase.displayName` shows it (a path, or a URL without its password).
+    public var database: String
     /// The in-memory limit the writer runs with.
     public var queueCapacity: Int
     /// Records accepted by `enqueue`.

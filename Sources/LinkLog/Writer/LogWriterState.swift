@@ -27,9 +27,9 @@ struct LogWriterState {
     var stopDeadline: MonotonicInstant?
     var writerExited = false
 
-    func snapshot(databasePath: String, queueCapacity: Int) -> LogWriterStatus {
+    func snapshot(database: String, queueCapacity: Int) -> LogWriterStatus {
         LogWriterStatus(
-            databasePath: databasePath,
+            database: database,
             queueCapacity: queueCapacity,
             enqueued: enqueued,
             written: written,

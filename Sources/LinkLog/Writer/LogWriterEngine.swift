@@ -39,7 +39,7 @@ final class LogWriterEngine: Sendable {
     }
 
     func status() -> LogWriterStatus {
-        lock.withLock { $0.snapshot(databasePath: configuration.databasePath, queueCapacity: configuration.queueCapacity) }
+        lock.withLock { $0.snapshot(database: configuration.database.displayName, queueCapacity: configuration.queueCapacity) }
     }
 
     func waitForFirstOpenAttempt() {
@@ -69,7 +69,7 @@ final class LogWriterEngine: Sendable {
     }
 
     /// Starts the writer thread: a plain detached pthread that holds a strong reference to the engine
-    /// until its loop returns. A real thread, not a task, because it blocks in SQLite.
+    /// until its loop returns. A real thread, not a task, because it blocks in the database.
     func startThread() throws {
         let context = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()

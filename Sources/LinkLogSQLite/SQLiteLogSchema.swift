@@ -1,7 +1,9 @@
-/// The hit log's tables, and the migrations that bring a log database of any earlier version to the
-/// current one. The version lives in `PRAGMA user_version`; each migration runs in its own transaction
-/// together with the version bump, so a database is always at exactly one version.
-public enum LogSchema {
+import LinkLog
+
+/// The hit log's tables in SQLite, and the migrations that bring a log file of any earlier version to
+/// the current one. The version lives in `PRAGMA user_version`; each migration runs in its own
+/// transaction together with the version bump, so a database is always at exactly one version.
+public enum SQLiteLogSchema {
     /// The schema this build writes and reads.
     public static var currentVersion: Int { migrations.count }
 
@@ -133,22 +135,4 @@ public enum LogSchema {
             if classes.count > 50_000 { classes.removeAll(keepingCapacity: true) }
         }
     }
-
-    /// The insert the writer prepares once; parameter order matches `LogStore.bind`.
-    static let insertHitSQL = """
-        INSERT INTO hits (ts_ms, site, host, method, path, kind, rule, status, duration_us,
-                          utm_source, utm_medium, utm_campaign, utm_term, utm_content, params,
-                          referrer, user_agent, client_class, client_addr, event, secret)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
-        """
-
-    /// The columns the reader selects, in `LogRow` order.
-    static let selectHitColumns = """
-        id, ts_ms, site, host, method, path, kind, rule, status, duration_us,
-        utm_source, utm_medium, utm_campaign, utm_term, utm_content, params,
-        referrer, user_agent, client_class, client_addr, event, secret
-        """
-
-    /// The `meta` key counting records the writer refused because its queue was full.
-    static let droppedRecordsKey = "dropped_records"
 }

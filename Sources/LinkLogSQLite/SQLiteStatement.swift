@@ -1,4 +1,5 @@
 internal import CSQLite
+import LinkLog
 
 /// One compiled SQL statement of a connection. Parameters are numbered from 1 (SQLite's rule),
 /// result columns from 0. The statement keeps its connection open and is finalized when released.
@@ -56,6 +57,15 @@ public final class SQLiteStatement {
             return linkhost_sqlite_bind_blob_copy(handle, Int32(index), bytes.baseAddress, Int32(bytes.count))
         }
         try check(code)
+    }
+
+    /// Binds a log value: NULL, an integer or text.
+    public func bind(_ value: SQLValue, at index: Int) throws {
+        switch value {
+        case .null: try bindNull(at: index)
+        case .integer(let integer): try bind(integer: integer, at: index)
+        case .text(let text): try bind(text: text, at: index)
+        }
     }
 
     /// Binds NULL.
@@ -116,6 +126,16 @@ public final class SQLiteStatement {
         guard !isNull(at: index), let bytes = sqlite3_column_text(handle, Int32(index)) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, Int32(index)))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// Column `index` as a log value: NULL, an integer, or text (for any other type, as SQLite
+    /// converts it).
+    public func value(at index: Int) -> SQLValue {
+        switch sqlite3_column_type(handle, Int32(index)) {
+        case SQLITE_NULL: .null
+        case SQLITE_INTEGER: .integer(int64(at: index))
+        default: SQLValue(text(at: index))
+        }
     }
 
     /// Column `index` as bytes; `nil` for NULL.

@@ -1,6 +1,6 @@
 /// The hit log's writer: the server hands it one `LogRecord` per answered request, and a single
-/// background thread inserts them into SQLite in batched transactions. `enqueue` never touches
-/// SQLite, so logging cannot slow a request; when the database fails the records wait in memory
+/// background thread inserts them into the log database in batched transactions. `enqueue` never
+/// touches the database, so logging cannot slow a request; when the database fails the records wait in memory
 /// (up to the queue capacity) while the writer retries, and `stop` writes everything still queued.
 public final class LogWriter: Sendable {
     private let engine: LogWriterEngine
@@ -14,9 +14,9 @@ public final class LogWriter: Sendable {
         engine.waitForFirstOpenAttempt()
     }
 
-    /// A writer for the database at `databasePath` with default settings.
-    public convenience init(databasePath: String) throws {
-        try self.init(configuration: LogWriterConfiguration(databasePath: databasePath))
+    /// A writer for `database` with default settings.
+    public convenience init(database: any LogDatabase) throws {
+        try self.init(configuration: LogWriterConfiguration(database: database))
     }
 
     /// Stops the writer if `stop` was never called, writing what is queued.

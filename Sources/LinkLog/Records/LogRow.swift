@@ -47,29 +47,31 @@ public struct LogRow: Sendable, Equatable {
         UTCCalendar.timestampText(milliseconds: timestampMilliseconds)
     }
 
-    /// Reads the current row of a statement selecting `LogSchema.selectHitColumns`.
-    init(_ statement: SQLiteStatement) {
-        id = statement.int64(at: 0)
-        timestampMilliseconds = statement.int64(at: 1)
-        siteID = statement.text(at: 2)
-        host = statement.text(at: 3) ?? ""
-        method = statement.text(at: 4) ?? ""
-        path = statement.text(at: 5) ?? ""
-        kind = statement.text(at: 6) ?? ""
-        rule = statement.text(at: 7)
-        status = Int(statement.int64(at: 8))
-        durationMicroseconds = statement.int64(at: 9)
-        utmSource = statement.text(at: 10)
-        utmMedium = statement.text(at: 11)
-        utmCampaign = statement.text(at: 12)
-        utmTerm = statement.text(at: 13)
-        utmContent = statement.text(at: 14)
-        parametersJSON = statement.text(at: 15)
-        referrer = statement.text(at: 16)
-        userAgent = statement.text(at: 17)
-        clientClass = statement.text(at: 18)
-        clientAddress = statement.text(at: 19)
-        event = statement.text(at: 20)
-        secret = statement.text(at: 21)
+    /// Reads a result row of `HitTable.selectColumns`.
+    init(_ row: [SQLValue]) {
+        func text(_ index: Int) -> String? { row[index].text }
+        func integer(_ index: Int) -> Int64 { row[index].integer ?? 0 }
+        id = integer(0)
+        timestampMilliseconds = integer(1)
+        siteID = text(2)
+        host = text(3) ?? ""
+        method = text(4) ?? ""
+        path = text(5) ?? ""
+        kind = text(6) ?? ""
+        rule = text(7)
+        status = Int(integer(8))
+        durationMicroseconds = integer(9)
+        utmSource = text(10)
+        utmMedium = text(11)
+        utmCampaign = text(12)
+        utmTerm = text(13)
+        utmContent = text(14)
+        parametersJSON = text(15)
+        referrer = text(16)
+        userAgent = text(17)
+        clientClass = text(18)
+        clientAddress = text(19)
+        event = text(20)
+        secret = text(21)
     }
 }

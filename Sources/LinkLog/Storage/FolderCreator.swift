@@ -2,14 +2,14 @@ import Glibc
 
 /// `mkdir -p` with errors that name the part of the path that failed, which is what an operator
 /// needs when the log folder cannot be made ("/data/log: Not a directory").
-enum FolderCreator {
+package enum FolderCreator {
     /// Creates the folder that will hold `filePath`, and any missing folders above it.
-    static func createParent(of filePath: String) throws {
+    package static func createParent(of filePath: String) throws {
         try createFolder(parent(of: filePath))
     }
 
     /// Creates `path` and any missing folders above it; an existing folder is fine.
-    static func createFolder(_ path: String) throws {
+    package static func createFolder(_ path: String) throws {
         guard !path.isEmpty, path != "/", path != "." else { return }
         if mkdir(path, 0o755) == 0 { return }
         var failure = errno
@@ -27,7 +27,7 @@ enum FolderCreator {
     }
 
     /// The folder part of a path: "" for a bare file name, "/" for a file at the root.
-    static func parent(of path: String) -> String {
+    package static func parent(of path: String) -> String {
         var trimmed = Substring(path)
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         guard let slash = trimmed.lastIndex(of: "/") else { return "" }

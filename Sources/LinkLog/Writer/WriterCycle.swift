@@ -7,7 +7,7 @@ struct WriterCycle {
     private let configuration: LogWriterConfiguration
     private var logger: Logger { configuration.logger }
 
-    private var store: LogStore?
+    private var store: (any LogStore)?
     /// Records taken from the queue and not yet committed; kept across failed attempts.
     private var batch: [LogRecord] = []
     /// Refused records not yet added to the database's `meta` count.
@@ -84,11 +84,11 @@ struct WriterCycle {
     mutating func writeIfDue(to lock: WriterStateLock) {
         lastWrittenCount = 0
         guard !isFailing || MonotonicInstant.now() >= nextAttempt else { return }
-        let store: LogStore
+        let store: any LogStore
         do {
             store = try openIfNeeded(lock)
             if !batch.isEmpty || droppedToRecord > 0 {
-                try store.insert(batch, droppedRecords: droppedToRecord)
+                try store.insert(batch.map { $0.cappingText(to: configuration.maximumTextBytes) }, droppedRecords: droppedToRecord)
             }
         } catch {
             recordFault(error, lock)
@@ -112,7 +112,8 @@ struct WriterCycle {
             return lost
         }
         batch.removeAll()
-        logger.error("stopping while the hit log database fails: \(lost) records could not be written", metadata: ["database": "\(configuration.databasePath)"])
+        logger.error(
+            "stopping while the hit log database fails: \(lost) records could not be written", metadata: ["database": "\(configuration.database.displayName)"])
         return true
     }
 
@@ -123,17 +124,18 @@ struct WriterCycle {
 
     // MARK: - Steps
 
-    private mutating func openIfNeeded(_ lock: WriterStateLock) throws -> LogStore {
+    private mutating func openIfNeeded(_ lock: WriterStateLock) throws -> any LogStore {
         if let current = store {
-            if current.isStillAtItsPath { return current }
+            if current.isStillCurrent { return current }
             // Close first: the old connection removes its WAL by name when it closes, which must
             // happen before a new database gets a WAL under that name.
-            logger.warning("the hit log database was deleted or replaced; starting it again", metadata: ["database": "\(configuration.databasePath)"])
+            logger.warning("the hit log database was deleted or replaced; starting it again", metadata: ["database": "\(configuration.database.displayName)"])
             store = nil
         }
-        let opened = try LogStore(path: configuration.databasePath, busyTimeout: configuration.busyTimeout, maximumTextBytes: configuration.maximumTextBytes)
+        let opened = try configuration.database.openStore(
+            LogStoreOptions(busyTimeout: configuration.busyTimeout, maximumTextBytes: configuration.maximumTextBytes))
         if configuration.retentionDays > 0 {
-            let deleted = try opened.deleteRows(olderThan: retentionCutoff())
+            let deleted = try opened.deleteRows(before: retentionCutoff())
             if deleted > 0 { lock.withLock { $0.retentionDeletedRows += deleted } }
             nextRetention = MonotonicInstant.now().advanced(by: configuration.retentionInterval)
         }
@@ -159,7 +161,8 @@ struct WriterCycle {
         batch.removeAll(keepingCapacity: batch.capacity <= Self.reusableBatchCapacity)
         droppedToRecord = 0
         if isFailing {
-            logger.notice("the hit log database is being written again", metadata: ["database": "\(configuration.databasePath)", "caughtUp": "\(count)"])
+            logger.notice(
+                "the hit log database is being written again", metadata: ["database": "\(configuration.database.displayName)", "caughtUp": "\(count)"])
         }
         isFailing = false
         retryDelay = min(configuration.initialRetryDelay, configuration.maximumRetryDelay)
@@ -187,15 +190,15 @@ struct WriterCycle {
             logger.error(
                 "cannot write the hit log database; keeping records in memory and retrying",
                 metadata: [
-                    "database": "\(configuration.databasePath)", "error": "\(message)", "pending": "\(pending)",
+                    "database": "\(configuration.database.displayName)", "error": "\(message)", "pending": "\(pending)",
                 ])
         }
     }
 
-    private mutating func applyRetentionIfDue(_ store: LogStore, _ lock: WriterStateLock) {
+    private mutating func applyRetentionIfDue(_ store: any LogStore, _ lock: WriterStateLock) {
         guard let due = nextRetention, MonotonicInstant.now() >= due else { return }
         do {
-            let deleted = try store.deleteRows(olderThan: retentionCutoff())
+            let deleted = try store.deleteRows(before: retentionCutoff())
             if deleted > 0 { lock.withLock { $0.retentionDeletedRows += deleted } }
             nextRetention = MonotonicInstant.now().advanced(by: configuration.retentionInterval)
         } catch {

@@ -1,10 +1,10 @@
 import Logging
 
-/// How a `LogWriter` runs: where the database is, how much it may hold in memory, how long rows are
-/// kept, and how it retries when the database fails.
+/// How a `LogWriter` runs: which database, how much it may hold in memory, how long rows are kept,
+/// and how it retries when the database fails.
 public struct LogWriterConfiguration: Sendable {
-    /// The SQLite file; its folder is created if missing.
-    public var databasePath: String
+    /// The database the rows go to (created when missing).
+    public var database: any LogDatabase
     /// Records held in memory (queued plus being written) before new ones are dropped. Sized so a
     /// burst, or a few minutes of a failing disk, loses nothing.
     public var queueCapacity: Int
@@ -16,16 +16,16 @@ public struct LogWriterConfiguration: Sendable {
     public var initialRetryDelay: Duration
     /// ... up to this.
     public var maximumRetryDelay: Duration
-    /// How long SQLite waits for another connection's lock before a batch counts as failed.
+    /// How long the database waits for another connection's lock before a batch counts as failed.
     public var busyTimeout: Duration
     /// Longest text stored in any column, in UTF-8 bytes; longer client-sent values are cut.
     public var maximumTextBytes: Int
     /// Where fault and recovery messages go (once per change, not once per retry).
     public var logger: Logger
 
-    /// A configuration with production defaults for everything but the path.
+    /// A configuration with production defaults for everything but the database.
     public init(
-        databasePath: String,
+        database: any LogDatabase,
         queueCapacity: Int = 65_536,
         retentionDays: Int = 0,
         retentionInterval: Duration = .seconds(3600),
@@ -35,7 +35,7 @@ public struct LogWriterConfiguration: Sendable {
         maximumTextBytes: Int = 4096,
         logger: Logger = Logger(label: "linkhost.log")
     ) {
-        self.databasePath = databasePath
+        self.database = database
         self.queueCapacity = queueCapacity
         self.retentionDays = retentionDays
         self.retentionInterval = retentionInterval

@@ -1,0 +1,75 @@
+/// Queries the hit log, on a connection of its own so it works while the server writes. Works on any
+/// `LogDatabase`: it builds its SQL for the connection's dialect and orders results itself. Not
+/// `Sendable`: one reader per thread, like its connection.
+public final class LogReader {
+    private let connection: any LogSQLConnection
+
+    /// The database being read, as `LogDatabase.displayName` shows it.
+    public let databaseName: String
+
+    /// Opens `database` for reading. Never creates a database (`LogError.databaseMissing`); brings
+    /// one written by an older linkhost up to the current schema first (the only write it makes).
+    public convenience init(database: any LogDatabase) throws {
+        try self.init(connection: database.openConnection(readOnly: true), databaseName: database.displayName)
+    }
+
+    /// A reader on a connection that is already open.
+    public init(connection: any LogSQLConnection, databaseName: String) {
+        self.connection = connection
+        self.databaseName = databaseName
+    }
+
+    /// The matching hits, newest first.
+    public func rows(_ filter: LogFilter = LogFilter()) throws -> [LogRow] {
+        var arguments = SQLArguments(dialect: connection.dialect)
+        let clauses = SQLCondition.clauses(of: filter, into: &arguments)
+        var sql = "SELECT \(HitTable.selectColumns) FROM hits\(SQLCondition.whereClause(clauses)) ORDER BY ts_ms DESC, id DESC"
+        if let limit = filter.limit { sql += " LIMIT \(arguments.add(.integer(Int64(limit))))" }
+        var rows: [LogRow] = []
+        try connection.query(sql, arguments.values) { rows.append(LogRow($0)) }
+        return rows
+    }
+
+    /// How many hits match (the filter's limit is ignored).
+    public func count(_ filter: LogFilter = LogFilter()) throws -> Int {
+        var arguments = SQLArguments(dialect: connection.dialect)
+        let clauses = SQLCondition.clauses(of: filter, into: &arguments)
+        return Int(try connection.queryInteger("SELECT COUNT(*) FROM hits\(SQLCondition.whereClause(clauses))", arguments.values) ?? 0)
+    }
+
+    /// Matching hits counted per `dimension`: busiest first (ties by key), or by date for `day`.
+    /// The filter's limit caps the number of groups.
+    public func stats(by dimension: StatsDimension, _ filter: LogFilter = LogFilter()) throws -> [StatsRow] {
+        let query = StatsQuery(dimension: dimension, filter: filter)
+        let (sql, arguments) = query.statement(connection.dialect)
+        var groups: [(key: SQLValue, hits: Int)] = []
+        try connection.query(sql, arguments) { row in groups.append((row[0], Int(row[1].integer ?? 0))) }
+        return query.rows(from: groups)
+    }
+
+    /// The path from a fallback page to the app, per `dimension` (one row for everything when `nil`,
+    /// zeros included): views, the clicks pages reported, app opens, and the app opens that followed a
+    /// view of the same invite code within 7 days, each credited to the group of the latest such view
+    /// (`FunnelRow`). The filter applies to each counted row, and for `opensAfterView` to the view;
+    /// its `kind` is ignored (the funnel counts fixed kinds) and its limit caps the number of groups.
+    /// Busiest first (ties by key), or by date for `day`.
+    public func funnel(by dimension: FunnelDimension?, _ filter: LogFilter = LogFilter()) throws -> [FunnelRow] {
+        let query = FunnelQuery(dimension: dimension, filter: filter)
+        var counted: [(key: SQLValue, counts: [Int])] = []
+        let (countedSQL, countedArguments) = query.countedStatement(connection.dialect)
+        try connection.query(countedSQL, countedArguments) { row in
+            counted.append((row[0], row[1...5].map { Int($0.integer ?? 0) }))
+        }
+        var credited: [SQLValue: Int] = [:]
+        let (creditedSQL, creditedArguments) = query.creditedStatement(connection.dialect)
+        try connection.query(creditedSQL, creditedArguments) { row in credited[row[0], default: 0] += Int(row[1].integer ?? 0) }
+        return query.rows(counted: counted, credited: credited)
+    }
+
+    /// How many records writers have refused over the log's life because their queue was full.
+    public func droppedRecordCount() throws -> Int {
+        var arguments = SQLArguments(dialect: connection.dialect)
+        let sql = "SELECT value FROM meta WHERE key = \(arguments.add(.text(HitTable.droppedRecordsKey)))"
+        return Int(try connection.queryInteger(sql, arguments.values) ?? 0)
+    }
+}

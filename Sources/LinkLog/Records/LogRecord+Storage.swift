@@ -1,0 +1,62 @@
+import OrderedJSON
+
+extension LogRecord {
+    /// The record with every text cut to `maximumBytes` of UTF-8 at a character boundary: request
+    /// fields are client-controlled, and one client should not be able to bloat the log with huge
+    /// values. The writer caps a record once, before both its row and its rollup counts are made
+    /// from it, so the two always hold the same values.
+    package func cappingText(to maximumBytes: Int) -> LogRecord {
+        func cap(_ text: String?) -> String? { text.map { Self.capped($0, to: maximumBytes) } }
+        var record = self
+        record.siteID = cap(siteID)
+        record.host = Self.capped(host, to: maximumBytes)
+        record.method = Self.capped(method, to: maximumBytes)
+        record.path = Self.capped(path, to: maximumBytes)
+        record.kind = Self.capped(kind, to: maximumBytes)
+        record.rule = cap(rule)
+        record.utmSource = cap(utmSource)
+        record.utmMedium = cap(utmMedium)
+        record.utmCampaign = cap(utmCampaign)
+        record.utmTerm = cap(utmTerm)
+        record.utmContent = cap(utmContent)
+        record.trackedParameters = trackedParameters.map { (Self.capped($0.name, to: maximumBytes), Self.capped($0.value, to: maximumBytes)) }
+        record.referrer = cap(referrer)
+        record.userAgent = cap(userAgent)
+        record.clientClass = cap(clientClass)
+        record.clientAddress = cap(clientAddress)
+        record.event = cap(event)
+        record.secretToken = cap(secretToken)
+        return record
+    }
+
+    /// The `params` column: one JSON object of the names and values in order, the first of each
+    /// repeated name kept as `trackedParameters` promises; `nil` for no parameters, so the column
+    /// stays NULL rather than holding `{}`. Built by the writer, to keep JSON work off the request path.
+    package var parametersJSON: String? {
+        guard !trackedParameters.isEmpty else { return nil }
+        var members: [JSONMember] = []
+        for parameter in trackedParameters where !members.contains(where: { $0.key == parameter.name }) {
+            members.append(JSONMember(parameter.name, .string(parameter.value)))
+        }
+        return JSONValue.object(members).jsonText(.compact)
+    }
+
+    /// The values of `HitTable.insertColumns`, in that order.
+    package var columnValues: [SQLValue] {
+        [
+            .integer(timestampMilliseconds), SQLValue(siteID), .text(host), .text(method), .text(path), .text(kind), SQLValue(rule),
+            .integer(Int64(status)), .integer(durationMicroseconds), SQLValue(utmSource), SQLValue(utmMedium), SQLValue(utmCampaign),
+            SQLValue(utmTerm), SQLValue(utmContent), SQLValue(parametersJSON), SQLValue(referrer), SQLValue(userAgent), SQLValue(clientClass),
+            SQLValue(clientAddress), SQLValue(event), SQLValue(secretToken),
+        ]
+    }
+
+    private static func capped(_ text: String, to maximumBytes: Int) -> String {
+        guard text.utf8.count > maximumBytes else { return text }
+        var end = text.utf8.index(text.utf8.startIndex, offsetBy: maximumBytes)
+        while end > text.startIndex, end.samePosition(in: text.unicodeScalars) == nil {
+            end = text.utf8.index(before: end)
+        }
+        return String(text[..<end])
+    }
+}

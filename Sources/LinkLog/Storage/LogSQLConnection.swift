@@ -1,0 +1,30 @@
+/// One open connection to a log database that runs SQL written for its `dialect`: what the reader's
+/// queries and the rollup rebuild are built on. Not `Sendable`: a connection belongs to one thread.
+public protocol LogSQLConnection: AnyObject {
+    /// How this database spells what differs between engines.
+    var dialect: any SQLDialect { get }
+
+    /// Runs a query and hands each result row to `row`, columns in select order.
+    func query(_ sql: String, _ arguments: [SQLValue], _ row: ([SQLValue]) throws -> Void) throws
+
+    /// Runs a statement that returns no rows; returns how many rows it changed.
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int
+
+    /// Runs `body` in a transaction that takes the write lock at once: committed if it returns,
+    /// rolled back if it throws.
+    func writeTransaction<Result>(_ body: () throws -> Result) throws -> Result
+}
+
+extension LogSQLConnection {
+    /// The first column of the first row of `sql` as an integer; `nil` without a row or for NULL.
+    public func queryInteger(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int64? {
+        var result: Int64?
+        var first = true
+        try query(sql, arguments) { row in
+            if first, let value = row.first { result = value.integer }
+            first = false
+        }
+        return result
+    }
+}

@@ -1,0 +1,37 @@
+import Glibc
+import LinkLog
+
+/// A hit log in one SQLite file: the writer's store (WAL, one connection on the writer thread) and
+/// reader connections that work while it writes.
+public struct SQLiteLogDatabase: LogDatabase {
+    /// The database file.
+    public let path: String
+    /// How long a reader waits for the writer's lock (only migrating an old file takes it).
+    public let busyTimeout: Duration
+
+    /// The log in the file at `path` (which need not exist yet for writing).
+    public init(path: String, busyTimeout: Duration = .seconds(5)) {
+        self.path = path
+        self.busyTimeout = busyTimeout
+    }
+
+    public var displayName: String { path }
+
+    /// `<database>.key`, beside the file.
+    public var secretKeyFilePath: String { SecretHasher.keyFilePath(forDatabase: path) }
+
+    public func openStore(_ options: LogStoreOptions) throws -> any LogStore {
+        try SQLiteLogStore(path: path, options: options)
+    }
+
+    /// Opens the file, migrating it first; a read-only connection then refuses writes
+    /// (`PRAGMA query_only`), so a query can never change the log.
+    public func openConnection(readOnly: Bool) throws -> any LogSQLConnection {
+        guard access(path, F_OK) == 0 else { throw LogError.databaseMissing(path: path) }
+        let connection = try SQLiteConnection(path: path, flags: [.readWrite])
+        try connection.setBusyTimeout(busyTimeout)
+        try SQLiteLogSchema.migrate(connection)
+        if readOnly { try connection.execute("PRAGMA query_only = ON") }
+        return connection
+    }
+}

@@ -1,0 +1,86 @@
+internal import CSQLite
+import Glibc
+import LinkLog
+
+/// The log writer's side of a SQLite file: one connection in WAL mode with its prepared statements.
+/// Used only on the writer thread. Dropped and opened again after any failure, so a replaced file, a
+/// re-created folder or a cleared lock is picked up by simply opening afresh.
+final class SQLiteLogStore: LogStore {
+    private let connection: SQLiteConnection
+    private let insertHit: SQLiteStatement
+    private let addDropped: SQLiteStatement
+    private let deleteBefore: SQLiteStatement
+    private let fileIdentity: FileIdentity
+
+    /// The file a path names, by device and inode.
+    private struct FileIdentity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+
+        init?(path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
+
+    /// Opens (creating folder and file as needed) and migrates the database at `path`.
+    init(path: String, options: LogStoreOptions) throws {
+        try FolderCreator.createParent(of: path)
+        connection = try SQLiteConnection(path: path, flags: [.readWrite, .create])
+        try connection.setBusyTimeout(options.busyTimeout)
+        // WAL lets readers (the CLI) read while we write; NORMAL is durable across application
+        // crashes and loses at most the last commits on power loss, which a hit log can afford.
+        try connection.execute("PRAGMA journal_mode = WAL")
+        try connection.execute("PRAGMA synchronous = NORMAL")
+        // Keep the WAL file from staying huge after a burst.
+        try connection.execute("PRAGMA journal_size_limit = 67108864")
+        try SQLiteLogSchema.migrate(connection)
+        let columns = HitTable.insertColumns
+        insertHit = try connection.prepare(
+            "INSERT INTO hits (\(columns.joined(separator: ", "))) VALUES (\(columns.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))",
+            persistent: true)
+        addDropped = try connection.prepare(
+            """
+            INSERT INTO meta (key, value) VALUES ('\(HitTable.droppedRecordsKey)', ?1)
+            ON CONFLICT (key) DO UPDATE SET value = value + excluded.value
+            """, persistent: true)
+        deleteBefore = try connection.prepare("DELETE FROM hits WHERE ts_ms < ?1", persistent: true)
+        guard let identity = FileIdentity(path: path) else {
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: "the database file vanished while it was being opened", context: "opening \(path)")
+        }
+        fileIdentity = identity
+    }
+
+    /// Whether the path still names the file we opened. SQLite keeps writing into a file that has
+    /// been deleted or replaced without any error, so rows would silently vanish; checking the inode
+    /// before each batch turns that into a fault the writer recovers from by reopening.
+    var isStillCurrent: Bool {
+        FileIdentity(path: connection.path) == fileIdentity
+    }
+
+    func insert(_ records: [LogRecord], droppedRecords: Int) throws {
+        try connection.transaction(.immediate) {
+            for record in records {
+                defer { insertHit.reset() }
+                for (offset, value) in record.columnValues.enumerated() { try insertHit.bind(value, at: offset + 1) }
+                _ = try insertHit.step()
+            }
+            if droppedRecords > 0 {
+                defer { addDropped.reset() }
+                try addDropped.bind(integer: Int64(droppedRecords), at: 1)
+                _ = try addDropped.step()
+            }
+        }
+    }
+
+    func deleteRows(before cutoffMilliseconds: Int64) throws -> Int {
+        try connection.transaction(.immediate) {
+            defer { deleteBefore.reset() }
+            try deleteBefore.bind(integer: cutoffMilliseconds, at: 1)
+            _ = try deleteBefore.step()
+            return connection.changes
+        }
+    }
+}
