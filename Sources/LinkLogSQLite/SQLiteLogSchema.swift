@@ -90,7 +90,51 @@ public enum SQLiteLogSchema {
                 CREATE INDEX hits_secret_time ON hits (secret, ts_ms) WHERE secret IS NOT NULL;
                 """)
         },
+        // Version 5: rollups. Hourly and daily counts per site, host, rule, kind, status, client
+        // class, UTM source, medium and campaign, and event, which the writer keeps in the same
+        // transaction as the rows, and statistics read instead of counting millions of rows. With
+        // them, the per-column time indexes only made the writer slower (every index a row enters
+        // costs about as much as the row), so they go; what stays is the time index (the cut hours at
+        // the ends of a range, `log`), the secret index (the funnel's pairing) and a small index of
+        // the app opens the pairing starts from. The counts are built from the rows already there.
+        Migration(version: 5) { connection in
+            try connection.execute(
+                RollupGrain.coarsestFirst.map(rollupTableSQL).joined(separator: "\n") + """
+                    DROP INDEX hits_kind_time;
+                    DROP INDEX hits_host_time;
+                    DROP INDEX hits_rule_time;
+                    DROP INDEX hits_utm_source_time;
+                    DROP INDEX hits_utm_campaign_time;
+                    CREATE INDEX hits_open_time ON hits (ts_ms) WHERE kind = 'app_open' AND secret IS NOT NULL;
+                    """)
+            try RollupBuilder(connection: connection).rebuildInCurrentTransaction()
+        },
     ]
+
+    /// A rollup table and the index the writer finds a key's row by (`SQLiteLogStore`), which also
+    /// serves the time-range scans of statistics (it starts with the bucket). Not unique: SQLite's
+    /// unique indexes treat NULLs as distinct, so uniqueness is the writer's doing (update, or insert
+    /// when nothing was updated), and every reader sums rows anyway.
+    static func rollupTableSQL(_ grain: RollupGrain) -> String {
+        """
+        CREATE TABLE \(grain.table) (
+            bucket_ms    INTEGER NOT NULL,
+            site         TEXT,
+            host         TEXT NOT NULL,
+            rule         TEXT,
+            kind         TEXT NOT NULL,
+            status       INTEGER NOT NULL,
+            client_class TEXT,
+            utm_source   TEXT,
+            utm_medium   TEXT,
+            utm_campaign TEXT,
+            event        TEXT,
+            hits         INTEGER NOT NULL
+        );
+        CREATE INDEX \(grain.table)_key ON \(grain.table) (bucket_ms, kind, site, host, rule, status, client_class, utm_source, utm_medium, utm_campaign, event);
+
+        """
+    }
 
     /// Brings the database to `currentVersion`. A database from a newer build is refused rather than
     /// written with assumptions that may no longer hold.

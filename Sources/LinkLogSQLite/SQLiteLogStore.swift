@@ -9,7 +9,10 @@ final class SQLiteLogStore: LogStore {
     private let connection: SQLiteConnection
     private let insertHit: SQLiteStatement
     private let addDropped: SQLiteStatement
-    private let deleteBefore: SQLiteStatement
+    private let deleteBefore: [SQLiteStatement]
+    /// Per rollup grain: add to a key's row, and insert the row when there was none to add to.
+    private let addToRollup: [RollupGrain: SQLiteStatement]
+    private let insertRollup: [RollupGrain: SQLiteStatement]
     private let fileIdentity: FileIdentity
 
     /// The file a path names, by device and inode.
@@ -46,7 +49,24 @@ final class SQLiteLogStore: LogStore {
             INSERT INTO meta (key, value) VALUES ('\(HitTable.droppedRecordsKey)', ?1)
             ON CONFLICT (key) DO UPDATE SET value = value + excluded.value
             """, persistent: true)
-        deleteBefore = try connection.prepare("DELETE FROM hits WHERE ts_ms < ?1", persistent: true)
+        var deleteBefore = [try connection.prepare("DELETE FROM hits WHERE ts_ms < ?1", persistent: true)]
+        for grain in RollupGrain.allCases {
+            deleteBefore.append(try connection.prepare("DELETE FROM \(grain.table) WHERE bucket_ms < ?1", persistent: true))
+        }
+        self.deleteBefore = deleteBefore
+        let dimensions = RollupTable.dimensionColumns
+        // `IS`, not `=`: NULL is a value of a dimension like any other. SQLite's indexes serve `IS`.
+        let keyMatch = (["bucket_ms = ?2"] + dimensions.enumerated().map { "\($1) IS ?\($0 + 3)" }).joined(separator: " AND ")
+        var addToRollup: [RollupGrain: SQLiteStatement] = [:]
+        var insertRollup: [RollupGrain: SQLiteStatement] = [:]
+        for grain in RollupGrain.allCases {
+            addToRollup[grain] = try connection.prepare("UPDATE \(grain.table) SET hits = hits + ?1 WHERE \(keyMatch)", persistent: true)
+            insertRollup[grain] = try connection.prepare(
+                "INSERT INTO \(grain.table) (hits, bucket_ms, \(dimensions.joined(separator: ", "))) VALUES (\((1...(dimensions.count + 2)).map { "?\($0)" }.joined(separator: ", ")))",
+                persistent: true)
+        }
+        self.addToRollup = addToRollup
+        self.insertRollup = insertRollup
         guard let identity = FileIdentity(path: path) else {
             throw SQLiteError(code: SQLITE_CANTOPEN, message: "the database file vanished while it was being opened", context: "opening \(path)")
         }
@@ -67,6 +87,9 @@ final class SQLiteLogStore: LogStore {
                 for (offset, value) in record.columnValues.enumerated() { try insertHit.bind(value, at: offset + 1) }
                 _ = try insertHit.step()
             }
+            for (grain, counts) in RollupTable.counts(of: records) {
+                for (key, count) in counts { try addToRollup(grain, key, count) }
+            }
             if droppedRecords > 0 {
                 defer { addDropped.reset() }
                 try addDropped.bind(integer: Int64(droppedRecords), at: 1)
@@ -75,12 +98,28 @@ final class SQLiteLogStore: LogStore {
         }
     }
 
+    /// Adds `count` hits to the rollup row of `key`, making the row when there is none.
+    private func addToRollup(_ grain: RollupGrain, _ key: RollupKey, _ count: Int64) throws {
+        for statement in [addToRollup[grain]!, insertRollup[grain]!] {
+            defer { statement.reset() }
+            try statement.bind(integer: count, at: 1)
+            try statement.bind(integer: key.bucketStart, at: 2)
+            for (offset, value) in key.dimensionValues.enumerated() { try statement.bind(value, at: offset + 3) }
+            _ = try statement.step()
+            if connection.changes > 0 { return }
+        }
+    }
+
     func deleteRows(before cutoffMilliseconds: Int64) throws -> Int {
         try connection.transaction(.immediate) {
-            defer { deleteBefore.reset() }
-            try deleteBefore.bind(integer: cutoffMilliseconds, at: 1)
-            _ = try deleteBefore.step()
-            return connection.changes
+            var hitsDeleted = 0
+            for (index, statement) in deleteBefore.enumerated() {
+                defer { statement.reset() }
+                try statement.bind(integer: cutoffMilliseconds, at: 1)
+                _ = try statement.step()
+                if index == 0 { hitsDeleted = connection.changes }
+            }
+            return hitsDeleted
         }
     }
 }

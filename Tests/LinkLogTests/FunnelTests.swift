@@ -214,19 +214,19 @@ struct FunnelTests {
         #expect(ResultTable(funnel: nothing, dimension: nil, percentages: false).columns.map(\.name) == Array(keys.dropFirst()))
     }
 
-    @Test("the pairing finds opens through the kind index, each one's view once through the secret index, then the view by id")
+    @Test("the pairing finds opens through the app-open index, each one's view once through the secret index, then the view by id")
     func queryPlanUsesIndexes() throws {
         let fixture = try LogFixture()
         try fixture.write([S.view("C"), S.open("C", at: S.base + S.hour)])
         let connection = try SQLiteConnection(path: fixture.databasePath, flags: [.readOnly])
-        let query = FunnelQuery(dimension: .utmCampaign, filter: LogFilter(since: S.base, until: S.base + S.day, utmCampaign: "spring"))
+        let query = FunnelQuery(dimension: .utmCampaign, filter: LogFilter(since: S.base, until: S.base + S.day, utmCampaign: "spring"), usesRollups: true)
         let (sql, arguments) = query.creditedStatement(SQLiteDialect())
         let plan = try connection.prepare("EXPLAIN QUERY PLAN " + sql)
         for (offset, value) in arguments.enumerated() { try plan.bind(value, at: offset + 1) }
         var details: [String] = []
         while try plan.step() { details.append(plan.text(at: 3) ?? "") }
         #expect(details.contains { $0.contains("SEARCH seen USING INDEX hits_secret_time") }, "\(details)")
-        #expect(details.contains { $0.contains("SEARCH opened USING INDEX hits_kind_time") }, "\(details)")
+        #expect(details.contains { $0.contains("SEARCH opened USING INDEX hits_open_time") }, "\(details)")
         // Each open's view is found once, then looked up by id: not the subquery once per view and open.
         #expect(details.contains("MATERIALIZE paired") && details.contains("SCAN paired"), "\(details)")
         #expect(details.contains { $0.contains("SEARCH hits USING INTEGER PRIMARY KEY") }, "\(details)")

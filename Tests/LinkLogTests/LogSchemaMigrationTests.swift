@@ -41,19 +41,25 @@ struct LogSchemaMigrationTests {
         writer.stop()
 
         let connection = try SQLiteConnection(path: fixture.databasePath, flags: [.readOnly])
-        #expect(try connection.userVersion() == 4)
+        #expect(try connection.userVersion() == SQLiteLogSchema.currentVersion)
         let columns = try connection.prepare("SELECT name FROM pragma_table_info('hits')")
         var names: [String] = []
         while try columns.step() { names.append(columns.text(at: 0) ?? "") }
         #expect(names.contains("params"))
         #expect(names.contains("client_class"))
-        #expect(try connection.queryInteger("SELECT COUNT(*) FROM sqlite_master WHERE name = 'hits_utm_campaign_time'") == 1)
-        // Version 3: the rule and campaign indexes are partial, and queries still use them.
-        #expect(try connection.queryText("SELECT sql FROM sqlite_master WHERE name = 'hits_rule_time'")?.contains("WHERE rule IS NOT NULL") == true)
+        // Version 5: the rollups replaced the per-column indexes of versions 1 to 3; a time range
+        // still uses the time index.
+        let indexes = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'hits' ORDER BY name")
+        var indexNames: [String] = []
+        while try indexes.step() { indexNames.append(indexes.text(at: 0) ?? "") }
+        #expect(indexNames == ["hits_open_time", "hits_secret_time", "hits_time"])
         let plan = try connection.prepare("EXPLAIN QUERY PLAN SELECT id FROM hits WHERE utm_source = ?1 AND ts_ms >= ?2")
         var details: [String] = []
         while try plan.step() { details.append(plan.text(at: 3) ?? "") }
-        #expect(details.joined().contains("hits_utm_source_time"), "\(details)")
+        #expect(details.joined().contains("hits_time"), "\(details)")
+        // The rollups were built from the old rows, and the writer added the new one.
+        #expect(try connection.queryInteger("SELECT SUM(hits) FROM hits_hourly") == 4)
+        #expect(try connection.queryInteger("SELECT SUM(hits) FROM hits_daily") == 4)
 
         let rows = try fixture.reader().rows()
         #expect(rows.count == 4)
@@ -108,7 +114,7 @@ struct LogSchemaMigrationTests {
         writer.stop()
 
         let connection = try SQLiteConnection(path: fixture.databasePath, flags: [.readOnly])
-        #expect(try connection.userVersion() == 4)
+        #expect(try connection.userVersion() == SQLiteLogSchema.currentVersion)
         let columns = try connection.prepare("SELECT name FROM pragma_table_info('hits')")
         var names: [String] = []
         while try columns.step() { names.append(columns.text(at: 0) ?? "") }

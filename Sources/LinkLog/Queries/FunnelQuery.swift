@@ -1,7 +1,8 @@
 /// The statements behind `LogReader.funnel`, and how their results become rows.
 ///
 /// Two statements. `counted` counts views, clicks and app opens per group, the filter applying to
-/// each row. `credited` pairs app opens with views: for every app open that carries a secret token,
+/// each row; with rollups, whole days and hours come from the rollup tables and only the cut hours
+/// at the ends of the range from the hits (`RollupPlan`). `credited` pairs app opens with views: for every app open that carries a secret token,
 /// `paired` finds the latest view of the same token, site and rule at most
 /// `FunnelRow.pairingWindowMilliseconds` before it, with a correlated subquery that walks
 /// `hits_secret_time` backwards from the open's time and stops at the first view; it is
@@ -16,6 +17,8 @@ struct FunnelQuery {
     /// The filter without its kind (the funnel's columns are fixed kinds) or limit (applied to groups).
     let filter: LogFilter
     let limit: Int?
+    /// Where `counted` reads each part of the time range.
+    let pieces: [CountPiece]
 
     /// What a row must be to count in any column of `counted`.
     static let countedRows = [
@@ -24,40 +27,36 @@ struct FunnelQuery {
         "(kind <> 'event' OR event IN ('open-app', 'store', 'copy'))",
     ]
 
-    init(dimension: FunnelDimension?, filter: LogFilter) {
+    init(dimension: FunnelDimension?, filter: LogFilter, usesRollups: Bool) {
         self.dimension = dimension
         var rows = filter
         rows.kind = nil
         rows.limit = nil
         self.filter = rows
         self.limit = filter.limit
+        pieces =
+            usesRollups ? RollupPlan.pieces(since: rows.since, until: rows.until) : [CountPiece(source: .hits, since: rows.since, until: rows.until)]
     }
 
-    private var keyExpression: String {
-        dimension?.statsDimension.keyExpression() ?? "NULL"
+    private func keyExpression(timeColumn: String = "ts_ms") -> String {
+        dimension?.statsDimension.keyExpression(timeColumn: timeColumn) ?? "NULL"
     }
 
-    /// Per group: views, open clicks, store clicks, copies, app opens.
-    func countedStatement(_ dialect: any SQLDialect) -> (sql: String, arguments: [SQLValue]) {
-        var arguments = SQLArguments(dialect: dialect)
-        let clauses = SQLCondition.clauses(of: filter, into: &arguments) + Self.countedRows
-        let sql = """
-            SELECT \(keyExpression) AS key,
-                   \(Self.countColumns(counting: "1"))
-            FROM hits\(SQLCondition.whereClause(clauses))
-            GROUP BY 1
-            """
-        return (sql, arguments.values)
-    }
+    /// The count columns of `counted` and which rows each counts; a portable `CASE`, since engines
+    /// differ in summing booleans.
+    static let countedKinds = [
+        ("views", "kind = 'fallback'"), ("open_clicks", "kind = 'event' AND event = 'open-app'"), ("store_clicks", "kind = 'event' AND event = 'store'"),
+        ("copies", "kind = 'event' AND event = 'copy'"), ("app_opens", "kind = 'app_open'"),
+    ]
 
-    /// The five count columns of `counted`, each a sum of `counting` (1 per hit, or a rollup's count)
-    /// over the rows of its kind; a portable `CASE`, since engines differ in summing booleans.
-    static func countColumns(counting: String) -> String {
-        let columns = [
-            "kind = 'fallback'", "kind = 'event' AND event = 'open-app'", "kind = 'event' AND event = 'store'",
-            "kind = 'event' AND event = 'copy'", "kind = 'app_open'",
-        ]
-        return columns.map { "SUM(CASE WHEN \($0) THEN \(counting) ELSE 0 END)" }.joined(separator: ", ")
+    /// Per group: views, open clicks, store clicks, copies, app opens; `nil` for an empty time range.
+    func countedStatement(_ dialect: any SQLDialect) -> (sql: String, arguments: [SQLValue])? {
+        let dimension = dimension
+        let count = CountStatement(
+            key: { timeColumn in dimension?.statsDimension.keyExpression(timeColumn: timeColumn) ?? "NULL" },
+            counts: Self.countedKinds.map { name, condition in (name, { counting in "SUM(CASE WHEN \(condition) THEN \(counting) ELSE 0 END)" }) },
+            fixedClauses: Self.countedRows)
+        return count.statement(pieces: pieces, filter: filter, dialect: dialect)
     }
 
     /// Per group of the view: how many app opens it is the latest view before.
@@ -85,7 +84,7 @@ struct FunnelQuery {
                 ) AS view_id
                 FROM hits AS opened\(SQLCondition.whereClause(openClauses))
             )
-            SELECT \(keyExpression) AS key, COUNT(*) AS opens
+            SELECT \(keyExpression()) AS key, COUNT(*) AS opens
             FROM paired JOIN hits ON hits.id = paired.view_id\(SQLCondition.whereClause(viewClauses))
             GROUP BY 1
             """

@@ -1,22 +1,30 @@
 /// Queries the hit log, on a connection of its own so it works while the server writes. Works on any
 /// `LogDatabase`: it builds its SQL for the connection's dialect and orders results itself. Not
 /// `Sendable`: one reader per thread, like its connection.
+///
+/// Statistics and the funnel's counts read whole days and hours from the rollup tables the writer
+/// keeps in step with the hits, and only the cut hours at the ends of a `since`/`until` range from
+/// the hits themselves; the answer is the same as counting the hits (`usesRollups: false` does that).
 public final class LogReader {
     private let connection: any LogSQLConnection
 
     /// The database being read, as `LogDatabase.displayName` shows it.
     public let databaseName: String
 
+    /// Whether counts read the rollup tables (the default) or only the hits.
+    public let usesRollups: Bool
+
     /// Opens `database` for reading. Never creates a database (`LogError.databaseMissing`); brings
     /// one written by an older linkhost up to the current schema first (the only write it makes).
-    public convenience init(database: any LogDatabase) throws {
-        try self.init(connection: database.openConnection(readOnly: true), databaseName: database.displayName)
+    public convenience init(database: any LogDatabase, usesRollups: Bool = true) throws {
+        try self.init(connection: database.openConnection(readOnly: true), databaseName: database.displayName, usesRollups: usesRollups)
     }
 
     /// A reader on a connection that is already open.
-    public init(connection: any LogSQLConnection, databaseName: String) {
+    public init(connection: any LogSQLConnection, databaseName: String, usesRollups: Bool = true) {
         self.connection = connection
         self.databaseName = databaseName
+        self.usesRollups = usesRollups
     }
 
     /// The matching hits, newest first.
@@ -40,10 +48,11 @@ public final class LogReader {
     /// Matching hits counted per `dimension`: busiest first (ties by key), or by date for `day`.
     /// The filter's limit caps the number of groups.
     public func stats(by dimension: StatsDimension, _ filter: LogFilter = LogFilter()) throws -> [StatsRow] {
-        let query = StatsQuery(dimension: dimension, filter: filter)
-        let (sql, arguments) = query.statement(connection.dialect)
+        let query = StatsQuery(dimension: dimension, filter: filter, usesRollups: usesRollups)
         var groups: [(key: SQLValue, hits: Int)] = []
-        try connection.query(sql, arguments) { row in groups.append((row[0], Int(row[1].integer ?? 0))) }
+        if let (sql, arguments) = query.statement(connection.dialect) {
+            try connection.query(sql, arguments) { row in groups.append((row[0], Int(row[1].integer ?? 0))) }
+        }
         return query.rows(from: groups)
     }
 
@@ -54,11 +63,12 @@ public final class LogReader {
     /// its `kind` is ignored (the funnel counts fixed kinds) and its limit caps the number of groups.
     /// Busiest first (ties by key), or by date for `day`.
     public func funnel(by dimension: FunnelDimension?, _ filter: LogFilter = LogFilter()) throws -> [FunnelRow] {
-        let query = FunnelQuery(dimension: dimension, filter: filter)
+        let query = FunnelQuery(dimension: dimension, filter: filter, usesRollups: usesRollups)
         var counted: [(key: SQLValue, counts: [Int])] = []
-        let (countedSQL, countedArguments) = query.countedStatement(connection.dialect)
-        try connection.query(countedSQL, countedArguments) { row in
-            counted.append((row[0], row[1...5].map { Int($0.integer ?? 0) }))
+        if let (countedSQL, countedArguments) = query.countedStatement(connection.dialect) {
+            try connection.query(countedSQL, countedArguments) { row in
+                counted.append((row[0], row[1...5].map { Int($0.integer ?? 0) }))
+            }
         }
         var credited: [SQLValue: Int] = [:]
         let (creditedSQL, creditedArguments) = query.creditedStatement(connection.dialect)

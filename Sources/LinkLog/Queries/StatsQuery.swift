@@ -1,16 +1,30 @@
-/// The statement behind `LogReader.stats`, and the ordering of its groups. Groups are sorted and
-/// cut to the filter's limit here rather than in SQL, so every engine orders them alike
+/// The statement behind `LogReader.stats`, and the ordering of its groups. With rollups, whole
+/// days and hours are counted from the rollup tables and only the cut hours at the ends of the range
+/// from the hits (`RollupPlan`); the answer is the same either way. Groups are sorted and cut to the
+/// filter's limit here rather than in SQL, so every engine orders them alike
 /// (`StatsDimension.keyPrecedes`).
 struct StatsQuery {
     let dimension: StatsDimension
     let filter: LogFilter
+    let pieces: [CountPiece]
 
-    /// `SELECT key, count` over the filtered hits, one row per group.
-    func statement(_ dialect: any SQLDialect) -> (sql: String, arguments: [SQLValue]) {
-        var arguments = SQLArguments(dialect: dialect)
-        let clauses = SQLCondition.clauses(of: filter, into: &arguments)
-        let sql = "SELECT \(dimension.keyExpression()) AS key, COUNT(*) AS hits FROM hits\(SQLCondition.whereClause(clauses)) GROUP BY 1"
-        return (sql, arguments.values)
+    init(dimension: StatsDimension, filter: LogFilter, usesRollups: Bool) {
+        self.dimension = dimension
+        self.filter = filter
+        pieces =
+            usesRollups
+            ? RollupPlan.pieces(since: filter.since, until: filter.until) : [CountPiece(source: .hits, since: filter.since, until: filter.until)]
+    }
+
+    /// `SELECT key, count`, one row per group; `nil` for an empty time range.
+    func statement(_ dialect: any SQLDialect) -> (sql: String, arguments: [SQLValue])? {
+        let dimension = dimension
+        let count = CountStatement(
+            key: { dimension.keyExpression(timeColumn: $0) },
+            // SUM(1) on the hits, so both kinds of piece read alike; a group is never empty.
+            counts: [("hits", { "SUM(\($0))" })],
+            fixedClauses: [])
+        return count.statement(pieces: pieces, filter: filter, dialect: dialect)
     }
 
     /// The groups busiest first (ties by key), or by date for `day`, at most the filter's limit.

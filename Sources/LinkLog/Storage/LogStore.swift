@@ -7,10 +7,14 @@ public protocol LogStore: AnyObject {
     /// a store whose connection notices such things itself just says `true`.
     var isStillCurrent: Bool { get }
 
-    /// Inserts `records` (already capped, `LogRecord.cappingText`) and adds `droppedRecords` to the
-    /// dropped counter, in one transaction: either everything is in the database or nothing is.
+    /// Inserts `records` (already capped, `LogRecord.cappingText`), adds their counts to the rollup
+    /// tables (`RollupTable.counts`) and `droppedRecords` to the dropped counter, all in one
+    /// transaction: either everything is in the database or nothing is, so the rollups are never out
+    /// of step with the hits.
     func insert(_ records: [LogRecord], droppedRecords: Int) throws
 
-    /// Deletes hits before `cutoffMilliseconds`, in one transaction; returns how many went.
+    /// Deletes hits before `cutoffMilliseconds` and the rollup rows of the buckets before it, in one
+    /// transaction; returns how many hits went. The cutoff is the start of a bucket of
+    /// `RollupGrain.coarsest`, so no rollup row is cut in two.
     func deleteRows(before cutoffMilliseconds: Int64) throws -> Int
 }

@@ -8,7 +8,8 @@ public struct LogWriterConfiguration: Sendable {
     /// Records held in memory (queued plus being written) before new ones are dropped. Sized so a
     /// burst, or a few minutes of a failing disk, loses nothing.
     public var queueCapacity: Int
-    /// Delete rows older than this many days, at open and every `retentionInterval`; 0 keeps everything.
+    /// Delete rows older than this many days (from the start of that UTC day, so whole days go), at
+    /// open and every `retentionInterval`; 0 keeps everything.
     public var retentionDays: Int
     /// How often retention runs while the writer is up.
     public var retentionInterval: Duration

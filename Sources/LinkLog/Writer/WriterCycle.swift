@@ -206,8 +206,10 @@ struct WriterCycle {
         }
     }
 
+    /// The start of the UTC day `retentionDays` ago: rows go a whole day at a time, so the rollups
+    /// (whose coarsest buckets are days) lose exactly the rows the hits lose.
     private func retentionCutoff() -> Int64 {
-        WallClock.nowMilliseconds() - Int64(configuration.retentionDays) * Self.millisecondsPerDay
+        RollupGrain.coarsest.bucketStart(WallClock.nowMilliseconds() - Int64(configuration.retentionDays) * Self.millisecondsPerDay)
     }
 
     /// The earliest of: the end of the backoff (while failing), the next retention run (while

@@ -1,0 +1,96 @@
+/// Rebuilds the rollup tables from the hits: after the migration that adds them, and after rows were
+/// loaded with plain SQL, which the writer never saw. Works a chunk of days at a time, in time
+/// order, so memory stays flat however large the log: each chunk deletes its buckets' rollup rows and
+/// counts its hits into them again, in one transaction of its own. A server writing meanwhile stays
+/// in step: it adds to the rollups in the same transaction as its rows, and a chunk's transaction
+/// counts either all of a batch's rows or none of them. The first chunk is open towards the past and
+/// the last towards the future, so rollup rows of times without hits go too, and rows written after
+/// the rebuild began are counted.
+public struct RollupBuilder {
+    private let connection: any LogSQLConnection
+    private let chunkDays: Int64
+
+    /// A builder on a connection that may write, counting `chunkDays` days per transaction.
+    public init(connection: any LogSQLConnection, chunkDays: Int = 1) {
+        self.connection = connection
+        self.chunkDays = Int64(max(1, chunkDays))
+    }
+
+    /// Rebuilds every rollup table, each chunk in its own transaction; `progress` is told after each
+    /// chunk. Returns the hits counted.
+    @discardableResult
+    public func rebuild(progress: (RollupProgress) -> Void = { _ in }) throws -> Int64 {
+        try rebuild(inTransactions: true, progress: progress)
+    }
+
+    /// Rebuilds inside a transaction the caller holds (a migration), so the schema change and the
+    /// counts are committed together.
+    package func rebuildInCurrentTransaction() throws {
+        _ = try rebuild(inTransactions: false, progress: { _ in })
+    }
+
+    private func rebuild(inTransactions: Bool, progress: (RollupProgress) -> Void) throws -> Int64 {
+        let chunks = try chunkBounds()
+        var counted: Int64 = 0
+        for (index, chunk) in chunks.enumerated() {
+            let hits = inTransactions ? try connection.writeTransaction { try rebuildChunk(chunk) } : try rebuildChunk(chunk)
+            counted += hits
+            progress(RollupProgress(chunksDone: index + 1, totalChunks: chunks.count, hitsCounted: counted))
+        }
+        return counted
+    }
+
+    /// The chunks, each `[since, until)` on day boundaries, the first open below and the last above.
+    private func chunkBounds() throws -> [(since: Int64?, until: Int64?)] {
+        let span = RollupGrain.coarsest.milliseconds * chunkDays
+        guard let oldest = try connection.queryInteger("SELECT MIN(ts_ms) FROM hits"),
+            let newest = try connection.queryInteger("SELECT MAX(ts_ms) FROM hits")
+        else { return [(nil, nil)] }
+        var bounds: [Int64] = []
+        var boundary = RollupGrain.coarsest.bucketStart(oldest) + span
+        while boundary <= newest {
+            bounds.append(boundary)
+            boundary += span
+        }
+        let starts: [Int64?] = [nil] + bounds.map { $0 }
+        let ends: [Int64?] = bounds.map { $0 } + [nil]
+        return Array(zip(starts, ends))
+    }
+
+    /// Deletes the chunk's rollup rows and counts its hits into them again; returns the hits counted.
+    private func rebuildChunk(_ chunk: (since: Int64?, until: Int64?)) throws -> Int64 {
+        let dimensions = RollupTable.dimensionColumns.joined(separator: ", ")
+        let bucket = RollupTable.bucketColumn
+        for grain in RollupGrain.coarsestFirst {
+            var arguments = SQLArguments(dialect: connection.dialect)
+            let clauses = SQLCondition.timeClauses(since: chunk.since, until: chunk.until, column: bucket, into: &arguments)
+            try connection.execute("DELETE FROM \(grain.table)\(SQLCondition.whereClause(clauses))", arguments.values)
+        }
+        // Hours from the hits, then each coarser grain from the hours (far fewer rows than the hits).
+        var arguments = SQLArguments(dialect: connection.dialect)
+        let hitClauses = SQLCondition.timeClauses(since: chunk.since, until: chunk.until, column: "ts_ms", into: &arguments)
+        let groupAll = (1...(RollupTable.dimensionColumns.count + 1)).map(String.init).joined(separator: ", ")
+        try connection.execute(
+            """
+            INSERT INTO \(RollupGrain.hour.table) (\(bucket), \(dimensions), \(RollupTable.countColumn))
+            SELECT \(RollupGrain.hour.bucketExpression("ts_ms")), \(dimensions), COUNT(*)
+            FROM hits\(SQLCondition.whereClause(hitClauses))
+            GROUP BY \(groupAll)
+            """, arguments.values)
+        for grain in RollupGrain.coarsestFirst where grain != .hour {
+            var arguments = SQLArguments(dialect: connection.dialect)
+            let clauses = SQLCondition.timeClauses(since: chunk.since, until: chunk.until, column: bucket, into: &arguments)
+            try connection.execute(
+                """
+                INSERT INTO \(grain.table) (\(bucket), \(dimensions), \(RollupTable.countColumn))
+                SELECT \(grain.bucketExpression(bucket)), \(dimensions), SUM(\(RollupTable.countColumn))
+                FROM \(RollupGrain.hour.table)\(SQLCondition.whereClause(clauses))
+                GROUP BY \(groupAll)
+                """, arguments.values)
+        }
+        var countArguments = SQLArguments(dialect: connection.dialect)
+        let countClauses = SQLCondition.timeClauses(since: chunk.since, until: chunk.until, column: bucket, into: &countArguments)
+        return try connection.queryInteger(
+            "SELECT SUM(\(RollupTable.countColumn)) FROM \(RollupGrain.coarsest.table)\(SQLCondition.whereClause(countClauses))", countArguments.values) ?? 0
+    }
+}

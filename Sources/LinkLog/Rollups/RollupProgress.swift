@@ -1,0 +1,9 @@
+/// How far a rollup rebuild has come, after each chunk of days.
+public struct RollupProgress: Sendable, Equatable {
+    /// Chunks done, of `totalChunks`.
+    public var chunksDone: Int
+    /// How many chunks the hits' time span makes.
+    public var totalChunks: Int
+    /// Hits counted into the rollups so far.
+    public var hitsCounted: Int64
+}
