@@ -1,16 +1,11 @@
 import ArgumentParser
 import Foundation
 import LinkLog
-import LinkLogDatabases
 import LinkhostKit
 
 /// Where the log is and which rows to look at: shared by `log` and `stats`.
 struct LogQueryOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The log database (default: log.database of the config).", valueName: "path"))
-    var db: String?
-
-    @Option(name: .long, help: ArgumentHelp("The config naming the database (default config.json).", valueName: "path"))
-    var config: String?
+    @OptionGroup var location: LogDatabaseOptions
 
     @Option(name: .long, help: ArgumentHelp("Rows from this time on: 30m, 24h, 7d, 2w, 2026-11-01 or 2026-11-01T10:00:00Z.", valueName: "when"))
     var since: String?
@@ -49,7 +44,6 @@ struct LogQueryOptions: ParsableArguments {
     var format: FormatOption = .table
 
     func validate() throws {
-        if db != nil && config != nil { throw ValidationError("give --db PATH or --config PATH, not both") }
         if let kind, !HitKind.allCases.map(\.rawValue).contains(kind) {
             throw ValidationError("--kind \(kind) is not a kind; allowed: \(HitKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -80,19 +74,11 @@ struct LogQueryOptions: ParsableArguments {
 
     /// Opens the database for reading (it must exist: reading never creates one).
     func openReader() throws -> LogReader {
-        let path: String
-        if let db {
-            path = db
-        } else {
-            path = try CLIConfig.load(config ?? "config.json").log.databasePath
-        }
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CLIFailure.unusableInput("no log database at \(path) (it is made when the server first answers a request); give --db PATH or --config PATH")
-        }
+        let database = try location.database()
         do {
-            return try LogReader(database: LogDatabaseLocator.database(at: path))
+            return try LogReader(database: database)
         } catch {
-            throw CLIFailure.unusableInput("cannot read the log database \(path): \(error)")
+            throw CLIFailure.unusableInput("cannot read the log database \(database.displayName): \(error)")
         }
     }
 }

@@ -252,6 +252,36 @@ struct LogCommandTests {
         #expect(result.error.contains(allowed), "\(result.error)")
     }
 
+    @Test func rollupCountsRowsLoadedWithPlainSQL() throws {
+        let folder = try TemporaryDirectory()
+        let database = try Self.makeDatabase(in: folder)
+        // A bulk load behind the writer's back, as with the sqlite3 shell: stats cannot see it yet.
+        let connection = try SQLiteConnection(path: database)
+        try connection.execute(
+            """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10)
+            INSERT INTO hits (ts_ms, site, host, method, path, kind, status, duration_us)
+            SELECT (SELECT MAX(ts_ms) FROM hits) - i, 'awful', 'forums.somethingawful.com', 'GET', '/.well-known/apple-app-site-association', 'aasa', 200, 90 FROM n
+            """)
+        func aasaHits() throws -> JSONValue? {
+            let result = try ChildProcess.run(ProjectPaths.linkhostBinary, ["stats", "--by", "kind", "--kind", "aasa", "--format", "json", "--db", database])
+            #expect(result.status == 0, "\(result.error)")
+            return try JSONParser().parse(result.output).arrayElements?.first?["hits"]
+        }
+        #expect(try aasaHits() == 1)
+
+        let rollup = try ChildProcess.run(ProjectPaths.linkhostBinary, ["rollup", "--db", database])
+        #expect(rollup.status == 0, "\(rollup.error)")
+        #expect(rollup.output.contains("rebuilt from 17 hits"), "\(rollup.output)")
+        // Not a terminal: no progress lines.
+        #expect(rollup.error.isEmpty, "\(rollup.error)")
+        #expect(try aasaHits() == 11)
+
+        let missing = try ChildProcess.run(ProjectPaths.linkhostBinary, ["rollup", "--db", folder.path + "/none.sqlite"])
+        #expect(missing.status == 2)
+        #expect(missing.error.contains("no log database at"), "\(missing.error)")
+    }
+
     @Test func aMissingDatabaseIsExplained() throws {
         let result = try ChildProcess.run(ProjectPaths.linkhostBinary, ["log", "--db", "/nonexistent/log.sqlite"])
         #expect(result.status == 2)

@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import LinkLog
+import LinkLogDatabases
+
+/// Which log database a command reads: `--db`, or the config's `log.database`. Shared by `log`,
+/// `stats` and `rollup`.
+struct LogDatabaseOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The log database (default: log.database of the config).", valueName: "path"))
+    var db: String?
+
+    @Option(name: .long, help: ArgumentHelp("The config naming the database (default config.json).", valueName: "path"))
+    var config: String?
+
+    func validate() throws {
+        if db != nil && config != nil { throw ValidationError("give --db PATH or --config PATH, not both") }
+    }
+
+    /// The database these options name; it must exist (reading never creates one).
+    func database() throws -> any LogDatabase {
+        let path: String
+        if let db {
+            path = db
+        } else {
+            path = try CLIConfig.load(config ?? "config.json").log.databasePath
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CLIFailure.unusableInput("no log database at \(path) (it is made when the server first answers a request); give --db PATH or --config PATH")
+        }
+        return LogDatabaseLocator.database(at: path)
+    }
+}
