@@ -153,7 +153,7 @@ struct RollupTests {
         #expect(RollupGrain.day.firstBucketStart(atOrAfter: .max) == nil)
     }
 
-    @Test("statistics and the funnel read from the rollups give exactly what counting the hits gives, on random queries and bounds")
+    @Test("statistics, the funnel and limited listings read through the rollups give exactly what the hits give, on random queries and bounds")
     func rollupsAnswerLikeTheHits() throws {
         let fixture = try LogFixture()
         let writer = try fixture.writer()
@@ -178,6 +178,10 @@ struct RollupTests {
             let expectedFunnel = try hits.funnel(by: funnelDimension, filter)
             #expect(try rollups.funnel(by: funnelDimension, filter) == expectedFunnel, "round \(round): \(String(describing: funnelDimension)) \(filter)")
             if expectedFunnel.contains(where: { $0.opensAfterView > 0 }) { paired += 1 }
+            // Listings with a limit start where the hourly rollup says enough rows are.
+            var listing = filter
+            listing.limit = Int.random(in: 1...40, using: &generator)
+            #expect(try rollups.rows(listing) == hits.rows(listing), "round \(round): \(listing)")
         }
         // The comparison means something only if most queries found hits, and some funnels paired opens.
         #expect(nonEmpty > 120)

@@ -28,7 +28,17 @@ public final class LogReader {
     }
 
     /// The matching hits, newest first.
+    ///
+    /// With a limit and a filter on a column the rollups keep, the hourly rollup first says from
+    /// which hour on there are enough matching hits, so the hits are read from there only, and that
+    /// there are any at all: the hits table has no per-column indexes (the writer is cheaper without
+    /// them), and a rare value would otherwise mean reading the whole log backwards.
     public func rows(_ filter: LogFilter = LogFilter()) throws -> [LogRow] {
+        var filter = filter
+        if usesRollups, let limit = filter.limit, !SQLCondition.equalities(of: filter).isEmpty {
+            guard try anyHourHolds(filter) else { return [] }
+            if let start = try newestWholeHours(holding: limit, filter) { filter.since = max(filter.since ?? start, start) }
+        }
         var arguments = SQLArguments(dialect: connection.dialect)
         let clauses = SQLCondition.clauses(of: filter, into: &arguments)
         var sql = "SELECT \(HitTable.selectColumns) FROM hits\(SQLCondition.whereClause(clauses)) ORDER BY ts_ms DESC, id DESC"
@@ -36,6 +46,36 @@ public final class LogReader {
         var rows: [LogRow] = []
         try connection.query(sql, arguments.values) { rows.append(LogRow($0)) }
         return rows
+    }
+
+    /// Whether any hour touching the filter's time range holds a hit matching its other fields.
+    private func anyHourHolds(_ filter: LogFilter) throws -> Bool {
+        var arguments = SQLArguments(dialect: connection.dialect)
+        let hour = RollupGrain.hour
+        let clauses =
+            SQLCondition.timeClauses(since: filter.since.map(hour.bucketStart), until: filter.until, column: RollupTable.bucketColumn, into: &arguments)
+            + SQLCondition.equalityClauses(of: filter, into: &arguments)
+        let sql = "SELECT \(RollupTable.bucketColumn) FROM \(hour.table)\(SQLCondition.whereClause(clauses)) LIMIT 1"
+        return try connection.queryInteger(sql, arguments.values) != nil
+    }
+
+    /// The start of the oldest of the newest whole hours inside the filter's time range that together
+    /// hold at least `count` matching hits; `nil` when those hours hold fewer (then every hour must be
+    /// read). Every rollup row counts at least one hit, so `count` rows of the hourly rollup, newest
+    /// first, are enough. Only whole hours count: a cut hour's row may count hits outside the range.
+    private func newestWholeHours(holding count: Int, _ filter: LogFilter) throws -> Int64? {
+        let hour = RollupGrain.hour
+        let first = filter.since.flatMap(hour.firstBucketStart(atOrAfter:))
+        if filter.since != nil, first == nil { return nil }
+        var arguments = SQLArguments(dialect: connection.dialect)
+        let clauses =
+            SQLCondition.timeClauses(since: first, until: filter.until.map(hour.bucketStart), column: RollupTable.bucketColumn, into: &arguments)
+            + SQLCondition.equalityClauses(of: filter, into: &arguments)
+        let newest =
+            "SELECT \(RollupTable.bucketColumn) FROM \(hour.table)\(SQLCondition.whereClause(clauses)) ORDER BY \(RollupTable.bucketColumn) DESC LIMIT \(arguments.add(.integer(Int64(count))))"
+        var buckets: [Int64] = []
+        try connection.query(newest, arguments.values) { row in buckets.append(row[0].integer ?? 0) }
+        return buckets.count == count ? buckets.last : nil
     }
 
     /// How many hits match (the filter's limit is ignored).
