@@ -31,7 +31,13 @@ public struct SQLiteLogDatabase: LogDatabase {
         let connection = try SQLiteConnection(path: path, flags: [.readWrite])
         try connection.setBusyTimeout(busyTimeout)
         try SQLiteLogSchema.migrate(connection)
-        if readOnly { try connection.execute("PRAGMA query_only = ON") }
+        if readOnly {
+            try connection.execute("PRAGMA query_only = ON")
+        } else {
+            // As the writer's store: a rollup rebuild commits a transaction per chunk, and a full
+            // sync after each would cost more than the chunk.
+            try connection.execute("PRAGMA synchronous = NORMAL")
+        }
         return connection
     }
 }

@@ -112,9 +112,11 @@ public enum SQLiteLogSchema {
     ]
 
     /// A rollup table and the index the writer finds a key's row by (`SQLiteLogStore`), which also
-    /// serves the time-range scans of statistics (it starts with the bucket). Not unique: SQLite's
-    /// unique indexes treat NULLs as distinct, so uniqueness is the writer's doing (update, or insert
-    /// when nothing was updated), and every reader sums rows anyway.
+    /// serves the time-range scans of statistics: it starts with the bucket and ends with the count,
+    /// so a statistic reads the index alone, in order, and never the table (which costs the writer
+    /// one index update per key and batch, not per row). Not unique: SQLite's unique indexes treat
+    /// NULLs as distinct, so uniqueness is the writer's doing (update, or insert when nothing was
+    /// updated), and every reader sums rows anyway.
     static func rollupTableSQL(_ grain: RollupGrain) -> String {
         """
         CREATE TABLE \(grain.table) (
@@ -131,7 +133,7 @@ public enum SQLiteLogSchema {
             event        TEXT,
             hits         INTEGER NOT NULL
         );
-        CREATE INDEX \(grain.table)_key ON \(grain.table) (bucket_ms, kind, site, host, rule, status, client_class, utm_source, utm_medium, utm_campaign, event);
+        CREATE INDEX \(grain.table)_key ON \(grain.table) (bucket_ms, kind, site, host, rule, status, client_class, utm_source, utm_medium, utm_campaign, event, hits);
 
         """
     }

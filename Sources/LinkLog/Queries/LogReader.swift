@@ -29,14 +29,17 @@ public final class LogReader {
 
     /// The matching hits, newest first.
     ///
-    /// With a limit and a filter on a column the rollups keep, the hourly rollup first says from
-    /// which hour on there are enough matching hits, so the hits are read from there only, and that
-    /// there are any at all: the hits table has no per-column indexes (the writer is cheaper without
-    /// them), and a rare value would otherwise mean reading the whole log backwards.
+    /// With a limit and a filter on a column the rollups keep, the hourly rollup first says which
+    /// hour holds the newest matching hit and from which hour on there are enough of them, so the
+    /// hits are read between the two only (and not at all when no hour holds one): the hits table has
+    /// no per-column indexes (the writer is cheaper without them), and a value not seen lately would
+    /// otherwise mean reading the log backwards until it turns up.
     public func rows(_ filter: LogFilter = LogFilter()) throws -> [LogRow] {
         var filter = filter
         if usesRollups, let limit = filter.limit, !SQLCondition.equalities(of: filter).isEmpty {
-            guard try anyHourHolds(filter) else { return [] }
+            guard let newest = try newestHourHolding(filter) else { return [] }
+            let end = newest + RollupGrain.hour.milliseconds
+            filter.until = min(filter.until ?? end, end)
             if let start = try newestWholeHours(holding: limit, filter) { filter.since = max(filter.since ?? start, start) }
         }
         var arguments = SQLArguments(dialect: connection.dialect)
@@ -48,15 +51,17 @@ public final class LogReader {
         return rows
     }
 
-    /// Whether any hour touching the filter's time range holds a hit matching its other fields.
-    private func anyHourHolds(_ filter: LogFilter) throws -> Bool {
+    /// The start of the newest hour touching the filter's time range that holds a hit matching its
+    /// other fields; `nil` when none does.
+    private func newestHourHolding(_ filter: LogFilter) throws -> Int64? {
         var arguments = SQLArguments(dialect: connection.dialect)
         let hour = RollupGrain.hour
         let clauses =
             SQLCondition.timeClauses(since: filter.since.map(hour.bucketStart), until: filter.until, column: RollupTable.bucketColumn, into: &arguments)
             + SQLCondition.equalityClauses(of: filter, into: &arguments)
-        let sql = "SELECT \(RollupTable.bucketColumn) FROM \(hour.table)\(SQLCondition.whereClause(clauses)) LIMIT 1"
-        return try connection.queryInteger(sql, arguments.values) != nil
+        let sql =
+            "SELECT \(RollupTable.bucketColumn) FROM \(hour.table)\(SQLCondition.whereClause(clauses)) ORDER BY \(RollupTable.bucketColumn) DESC LIMIT 1"
+        return try connection.queryInteger(sql, arguments.values)
     }
 
     /// The start of the oldest of the newest whole hours inside the filter's time range that together
