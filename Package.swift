@@ -30,7 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
     ],
     targets: [
-        // C bridges: libmicrohttpd and SQLite with small non-variadic shims (see each shim.h). Each
+        // C bridges: libmicrohttpd, SQLite and libpq with small non-variadic shims (see each shim.h). Each
         // C library has its own target, and only its one wrapper module imports it.
         .systemLibrary(
             name: "CMicroHTTPD",
@@ -41,6 +41,11 @@ let package = Package(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPostgreSQL",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
         ),
         // Percent-decoding, percent-encoding and query splitting: one implementation for the request
         // parser, the link rules, the AASA matcher and the pages.
@@ -77,8 +82,11 @@ let package = Package(
         // The hit log in a SQLite file: the only module that touches SQLite (a small SQLite layer,
         // the schema and its migrations, the writer's store).
         .target(name: "LinkLogSQLite", dependencies: ["CSQLite", "LinkLog"], swiftSettings: strictness),
+        // The hit log in PostgreSQL, for several instances writing into one database: the only
+        // module that touches libpq.
+        .target(name: "LinkLogPostgreSQL", dependencies: ["CPostgreSQL", "LinkLog"], swiftSettings: strictness),
         // Picks the log's backend from its location, so nothing above the log names one.
-        .target(name: "LinkLogDatabases", dependencies: ["LinkLog", "LinkLogSQLite"], swiftSettings: strictness),
+        .target(name: "LinkLogDatabases", dependencies: ["LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL"], swiftSettings: strictness),
         // A local certificate authority and host certificates for device testing over HTTPS.
         .target(
             name: "DevCertificates",
@@ -149,12 +157,12 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkLogTests",
-            dependencies: ["LinkLog", "LinkLogSQLite", "TestSupport"],
+            dependencies: ["LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL", "LinkLogDatabases", "TestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(
             name: "LinkhostKitTests",
-            dependencies: ["LinkhostKit", "LinkLog", "LinkLogSQLite", "OrderedJSON", "HTTPServing", "TestSupport"],
+            dependencies: ["LinkhostKit", "LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL", "OrderedJSON", "HTTPServing", "TestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -1,11 +1,23 @@
 import LinkLog
+import LinkLogPostgreSQL
 import LinkLogSQLite
 
 /// Picks the backend for a log location, so the server and the CLI never name one: the one place
 /// that knows every `LogDatabase` there is.
 public enum LogDatabaseLocator {
-    /// The database at `location`: today always a SQLite file path.
-    public static func database(at location: String) -> any LogDatabase {
-        SQLiteLogDatabase(path: location)
+    /// Whether `location` is a database URL (`postgresql://…`) rather than a file path, which
+    /// configuration must not resolve against a folder.
+    public static func isURL(_ location: String) -> Bool {
+        PostgreSQLConnectionSettings.isURL(location)
+    }
+
+    /// The database at `location`: a PostgreSQL database for a `postgresql://` or `postgres://` URL,
+    /// else the SQLite file at that path. `secretKeyFile` is where a PostgreSQL log's hash key is
+    /// (a file keeps it beside itself, `<file>.key`); only a writer uses it.
+    public static func database(at location: String, secretKeyFile: String = "data/linkhost.key") -> any LogDatabase {
+        if let settings = PostgreSQLConnectionSettings(url: location) {
+            return PostgreSQLLogDatabase(settings: settings, secretKeyFilePath: secretKeyFile)
+        }
+        return SQLiteLogDatabase(path: location)
     }
 }

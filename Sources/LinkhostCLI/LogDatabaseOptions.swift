@@ -6,7 +6,7 @@ import LinkLogDatabases
 /// Which log database a command reads: `--db`, or the config's `log.database`. Shared by `log`,
 /// `stats` and `rollup`.
 struct LogDatabaseOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The log database (default: log.database of the config).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The log database: a SQLite file or a postgresql:// URL (default: log.database of the config).", valueName: "path"))
     var db: String?
 
     @Option(name: .long, help: ArgumentHelp("The config naming the database (default config.json).", valueName: "path"))
@@ -24,7 +24,7 @@ struct LogDatabaseOptions: ParsableArguments {
         } else {
             path = try CLIConfig.load(config ?? "config.json").log.databasePath
         }
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard LogDatabaseLocator.isURL(path) || FileManager.default.fileExists(atPath: path) else {
             throw CLIFailure.unusableInput("no log database at \(path) (it is made when the server first answers a request); give --db PATH or --config PATH")
         }
         return LogDatabaseLocator.database(at: path)

@@ -27,7 +27,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("HTTPS port (default: server.tls.port, else 8443).", valueName: "n"))
     var tlsPort: Int?
 
-    @Option(name: .long, help: ArgumentHelp("The hit log's SQLite file, overriding log.database.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The hit log's SQLite file or postgresql:// URL, overriding log.database.", valueName: "path"))
     var logDb: String?
 
     @Option(name: .long, help: "How much to log.")

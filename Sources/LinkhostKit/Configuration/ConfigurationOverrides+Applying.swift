@@ -1,3 +1,4 @@
+import LinkLogDatabases
 import OrderedJSON
 
 extension ConfigurationOverrides {
@@ -29,6 +30,8 @@ extension ConfigurationOverrides {
                 problems.add(
                     JSONPath.root.appending("log").appending("database"), "\(databasePath.origin) is empty",
                     fix: "give the SQLite file's path, e.g. data/linkhost.sqlite")
+            } else if LogDatabaseLocator.isURL(databasePath.value) {
+                configuration.log.databasePath = databasePath.value
             } else {
                 configuration.log.databasePath = PathResolver.currentDirectory.resolve(databasePath.value)
             }

@@ -127,8 +127,12 @@ public struct TLSFileProblem: Error, Sendable {
 public struct LogSettings: Sendable, Equatable {
     /// Whether hits are logged at all.
     public var enabled: Bool
-    /// The SQLite file (absolute after loading; relative paths are from the config file's folder).
+    /// The SQLite file (absolute after loading; relative paths are from the config file's folder),
+    /// or a `postgresql://` URL.
     public var databasePath: String
+    /// Where a PostgreSQL log's key that hashes secret parameters is kept (a SQLite log keeps its
+    /// key beside the file, `<file>.key`). Instances writing into one database must share it.
+    public var secretKeyFile: String
     /// How client addresses are stored: truncated (IPv4 /24, IPv6 /48) or not at all.
     public var clientAddress: ClientAddressPolicy
     /// Rows older than this many days are deleted; 0 keeps everything.
@@ -139,13 +143,17 @@ public struct LogSettings: Sendable, Equatable {
     public var queueCapacity: Int
 
     public static let defaultDatabase = "data/linkhost.sqlite"
+    /// The hash key of a PostgreSQL log, unless `secretKeyFile` says otherwise (from the config's folder).
+    public static let defaultSecretKeyFile = "data/linkhost.key"
 
     public init(
-        enabled: Bool = true, databasePath: String = LogSettings.defaultDatabase, clientAddress: ClientAddressPolicy = .truncated, retentionDays: Int = 90,
+        enabled: Bool = true, databasePath: String = LogSettings.defaultDatabase, secretKeyFile: String = LogSettings.defaultSecretKeyFile,
+        clientAddress: ClientAddressPolicy = .truncated, retentionDays: Int = 90,
         trackedParameters: [String] = ["from"], queueCapacity: Int = 65_536
     ) {
         self.enabled = enabled
         self.databasePath = databasePath
+        self.secretKeyFile = secretKeyFile
         self.clientAddress = clientAddress
         self.retentionDays = retentionDays
         self.trackedParameters = trackedParameters

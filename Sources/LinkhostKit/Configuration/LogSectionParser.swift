@@ -1,22 +1,32 @@
 import LinkLog
+import LinkLogDatabases
 import OrderedJSON
 
 /// Reads the `log` object: whether hits are logged, where, and what is kept.
 struct LogSectionParser {
-    static let allowedKeys = ["enabled", "database", "clientAddress", "retentionDays", "trackedParameters", "queueCapacity"]
+    static let allowedKeys = ["enabled", "database", "secretKeyFile", "clientAddress", "retentionDays", "trackedParameters", "queueCapacity"]
 
     let problems: ConfigurationProblems
     let paths: PathResolver
 
     func read(_ root: ConfigObjectReader) -> LogSettings {
-        var settings = LogSettings(databasePath: paths.resolve(LogSettings.defaultDatabase))
+        var settings = LogSettings(databasePath: paths.resolve(LogSettings.defaultDatabase), secretKeyFile: paths.resolve(LogSettings.defaultSecretKeyFile))
         guard let reader = root.object("log", what: "the log settings", allowedKeys: Self.allowedKeys) else { return settings }
         settings.enabled = reader.bool("enabled", default: true)
-        if let path = reader.string("database", fix: "write the SQLite file's path, e.g. \"data/linkhost.sqlite\"") {
+        if let path = reader.string("database", fix: "write the SQLite file's path, e.g. \"data/linkhost.sqlite\", or a postgresql:// URL") {
             if path.isEmpty {
                 problems.add(reader.path.appending("database"), "the database path is empty", fix: "write e.g. \"data/linkhost.sqlite\"")
+            } else if LogDatabaseLocator.isURL(path) {
+                settings.databasePath = path
             } else {
                 settings.databasePath = paths.resolve(path)
+            }
+        }
+        if let path = reader.string("secretKeyFile", fix: "write the key file's path, e.g. \"data/linkhost.key\"") {
+            if path.isEmpty {
+                problems.add(reader.path.appending("secretKeyFile"), "the key file's path is empty", fix: "write e.g. \"data/linkhost.key\"")
+            } else {
+                settings.secretKeyFile = paths.resolve(path)
             }
         }
         if let policy = reader.string("clientAddress", fix: "use one of \(ClientAddressPolicy.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))") {

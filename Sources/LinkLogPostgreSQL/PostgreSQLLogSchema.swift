@@ -1,0 +1,100 @@
+import LinkLog
+
+/// The hit log's tables in PostgreSQL: the same tables, columns and indexes as the SQLite log of the
+/// same version, in PostgreSQL's types. A PostgreSQL log starts at version 5 (the first with rollups);
+/// later versions add migrations here as they add them for SQLite. The version is kept in `meta`
+/// (`schema_version`), and migrations hold an advisory lock, so instances starting together migrate once.
+public enum PostgreSQLLogSchema {
+    /// The schema this build writes and reads.
+    public static let currentVersion = 5
+
+    /// The `meta` key holding the schema version.
+    static let versionKey = "schema_version"
+
+    /// An arbitrary number the migrating instance holds as a transaction-level advisory lock.
+    static let migrationLock: Int64 = 0x6C69_6E6B_686F_7374
+
+    /// Each version's statements, from an empty database.
+    static let migrations: [(version: Int, statements: [String])] = [
+        (
+            5,
+            [
+                """
+                CREATE TABLE hits (
+                    id           BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    ts_ms        BIGINT NOT NULL,
+                    site         TEXT,
+                    host         TEXT NOT NULL,
+                    method       TEXT NOT NULL,
+                    path         TEXT NOT NULL,
+                    kind         TEXT NOT NULL,
+                    rule         TEXT,
+                    status       INTEGER NOT NULL,
+                    duration_us  BIGINT NOT NULL,
+                    utm_source   TEXT,
+                    utm_medium   TEXT,
+                    utm_campaign TEXT,
+                    utm_term     TEXT,
+                    utm_content  TEXT,
+                    referrer     TEXT,
+                    user_agent   TEXT,
+                    client_addr  TEXT,
+                    params       TEXT,
+                    client_class TEXT,
+                    event        TEXT,
+                    secret       TEXT
+                )
+                """,
+                "CREATE INDEX hits_time ON hits (ts_ms)",
+                "CREATE INDEX hits_secret_time ON hits (secret, ts_ms) WHERE secret IS NOT NULL",
+                "CREATE INDEX hits_open_time ON hits (ts_ms) WHERE kind = 'app_open' AND secret IS NOT NULL",
+            ] + RollupGrain.coarsestFirst.flatMap(rollupTableStatements),
+        )
+    ]
+
+    /// A rollup table and its key: unique with NULLs not distinct (PostgreSQL 15), so concurrent
+    /// writers add to one row per key with `INSERT … ON CONFLICT DO UPDATE`; the count is included in
+    /// the index so statistics read the index alone.
+    static func rollupTableStatements(_ grain: RollupGrain) -> [String] {
+        [
+            """
+            CREATE TABLE \(grain.table) (
+                bucket_ms    BIGINT NOT NULL,
+                site         TEXT,
+                host         TEXT NOT NULL,
+                rule         TEXT,
+                kind         TEXT NOT NULL,
+                status       INTEGER NOT NULL,
+                client_class TEXT,
+                utm_source   TEXT,
+                utm_medium   TEXT,
+                utm_campaign TEXT,
+                event        TEXT,
+                hits         BIGINT NOT NULL
+            )
+            """,
+            "CREATE UNIQUE INDEX \(grain.table)_key ON \(grain.table) (\(rollupKeyColumns)) INCLUDE (hits) NULLS NOT DISTINCT",
+        ]
+    }
+
+    /// The columns of a rollup row's key, in the order of the unique index.
+    static let rollupKeyColumns = (["bucket_ms"] + RollupTable.dimensionColumns).joined(separator: ", ")
+
+    /// Brings the database to `currentVersion`; refuses one from a newer build.
+    static func migrate(_ connection: PostgreSQLConnection, displayName: String) throws {
+        try connection.transaction {
+            try connection.execute("SELECT pg_advisory_xact_lock(\(migrationLock))")
+            try connection.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BIGINT NOT NULL)")
+            let found = Int(try connection.queryInteger("SELECT value FROM meta WHERE key = $1", [.text(versionKey)]) ?? 0)
+            guard found <= currentVersion else {
+                throw LogError.schemaTooNew(path: displayName, found: found, supported: currentVersion)
+            }
+            for migration in migrations where migration.version > found {
+                for statement in migration.statements { try connection.execute(statement) }
+                try connection.execute(
+                    "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                    [.text(versionKey), .integer(Int64(migration.version))])
+            }
+        }
+    }
+}

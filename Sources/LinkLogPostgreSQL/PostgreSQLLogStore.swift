@@ -1,0 +1,100 @@
+import LinkLog
+
+/// The log writer's side of a PostgreSQL database: one connection, batches inserted as multi-row
+/// `INSERT`s and their counts added to the rollups with `INSERT … ON CONFLICT DO UPDATE`, all in one
+/// transaction. Several linkhost instances may write at once: each adds to the same rollup rows,
+/// and they take those rows' locks in one order (keys sorted), so two batches cannot deadlock.
+final class PostgreSQLLogStore: LogStore {
+    private let connection: PostgreSQLConnection
+
+    /// Rows per `INSERT` (21 parameters each; PostgreSQL takes at most 65,535 per statement).
+    static let rowsPerStatement = 1000
+
+    init(settings: PostgreSQLConnectionSettings, displayName: String) throws {
+        connection = try PostgreSQLConnection(settings: settings)
+        try PostgreSQLLogSchema.migrate(connection, displayName: displayName)
+    }
+
+    /// Whether the connection is still up; after a server restart libpq reports it closed and the
+    /// writer opens a new store.
+    var isStillCurrent: Bool { connection.isOpen }
+
+    func insert(_ records: [LogRecord], droppedRecords: Int) throws {
+        try connection.transaction {
+            var start = 0
+            while start < records.count {
+                let chunk = records[start..<min(records.count, start + Self.rowsPerStatement)]
+                try insertHits(chunk)
+                start += chunk.count
+            }
+            for grain in RollupGrain.coarsestFirst {
+                let counts = RollupTable.counts(of: records)[grain] ?? [:]
+                try addToRollup(grain, counts)
+            }
+            if droppedRecords > 0 {
+                try connection.execute(
+                    "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = meta.value + EXCLUDED.value",
+                    [.text(HitTable.droppedRecordsKey), .integer(Int64(droppedRecords))])
+            }
+        }
+    }
+
+    func deleteRows(before cutoffMilliseconds: Int64) throws -> Int {
+        try connection.transaction {
+            let deleted = try connection.execute("DELETE FROM hits WHERE ts_ms < $1", [.integer(cutoffMilliseconds)])
+            for grain in RollupGrain.allCases {
+                try connection.execute("DELETE FROM \(grain.table) WHERE bucket_ms < $1", [.integer(cutoffMilliseconds)])
+            }
+            return deleted
+        }
+    }
+
+    private func insertHits(_ records: ArraySlice<LogRecord>) throws {
+        let columns = HitTable.insertColumns
+        var arguments: [SQLValue] = []
+        arguments.reserveCapacity(records.count * columns.count)
+        var tuples: [String] = []
+        for record in records {
+            let first = arguments.count
+            arguments += record.columnValues
+            tuples.append("(" + (1...columns.count).map { "$\(first + $0)" }.joined(separator: ", ") + ")")
+        }
+        try connection.execute("INSERT INTO hits (\(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))", arguments)
+    }
+
+    private func addToRollup(_ grain: RollupGrain, _ counts: [RollupKey: Int64]) throws {
+        let rows = counts.map { key, count in [SQLValue.integer(key.bucketStart)] + key.dimensionValues + [.integer(count)] }
+            .sorted { $0.lexicographicallyPrecedes($1, by: Self.valuePrecedes) }
+        let width = RollupTable.dimensionColumns.count + 2
+        var start = 0
+        while start < rows.count {
+            let chunk = rows[start..<min(rows.count, start + Self.rowsPerStatement)]
+            var arguments: [SQLValue] = []
+            var tuples: [String] = []
+            for row in chunk {
+                let first = arguments.count
+                arguments += row
+                tuples.append("(" + (1...width).map { "$\(first + $0)" }.joined(separator: ", ") + ")")
+            }
+            try connection.execute(
+                """
+                INSERT INTO \(grain.table) (\(PostgreSQLLogSchema.rollupKeyColumns), hits) VALUES \(tuples.joined(separator: ", "))
+                ON CONFLICT (\(PostgreSQLLogSchema.rollupKeyColumns)) DO UPDATE SET hits = \(grain.table).hits + EXCLUDED.hits
+                """, arguments)
+            start += chunk.count
+        }
+    }
+
+    /// One fixed order of values (NULL first, then integers, then text by its bytes), for sorting keys.
+    private static func valuePrecedes(_ left: SQLValue, _ right: SQLValue) -> Bool {
+        switch (left, right) {
+        case (.null, .null): false
+        case (.null, _): true
+        case (_, .null): false
+        case (.integer(let a), .integer(let b)): a < b
+        case (.integer, .text): true
+        case (.text, .integer): false
+        case (.text(let a), .text(let b)): Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+        }
+    }
+}

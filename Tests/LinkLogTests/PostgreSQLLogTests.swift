@@ -1,0 +1,158 @@
+import Foundation
+import LinkLogDatabases
+import LinkLogPostgreSQL
+import LinkLogSQLite
+import TestSupport
+import Testing
+
+@testable import LinkLog
+
+/// The hit log in a real PostgreSQL server (a throwaway cluster per test, `TemporaryPostgreSQL`).
+/// Skipped, with the reason, only where PostgreSQL is not installed and not in CI.
+@Suite("PostgreSQL log", .serialized, .enabled(if: !TemporaryPostgreSQL.mayBeSkipped, "PostgreSQL is not installed (apt-get install postgresql)"))
+struct PostgreSQLLogTests {
+    typealias R = RandomLog
+
+    static func writer(_ database: any LogDatabase, capacity: Int = 65_536) throws -> LogWriter {
+        try LogWriter(
+            configuration: LogWriterConfiguration(
+                database: database, queueCapacity: capacity, initialRetryDelay: .milliseconds(20), maximumRetryDelay: .milliseconds(200)))
+    }
+
+    @Test("the same records give the same rows, statistics, funnel and listings as in SQLite, through the rollups or not")
+    func answersLikeSQLite() throws {
+        let server = try TemporaryPostgreSQL()
+        let postgres = LogDatabaseLocator.database(at: server.url)
+        #expect(postgres is PostgreSQLLogDatabase)
+        let records = R.records(count: 3000, seed: 5)
+        let writer = try Self.writer(postgres)
+        for (index, record) in records.enumerated() {
+            writer.enqueue(record)
+            if index % 600 == 0 { #expect(writer.drain()) }
+        }
+        let final = writer.stop()
+        #expect(final.written == 3000 && final.isHealthy, "\(final)")
+
+        let fixture = try LogFixture()
+        try fixture.write(records)
+        let sqlite = try fixture.reader()
+        let fromRollups = try LogReader(database: postgres)
+        let fromHits = try LogReader(database: postgres, usesRollups: false)
+        #expect(try fromRollups.count() == 3000)
+        var generator = SeededGenerator(seed: 6)
+        for round in 0..<120 {
+            let filter = R.filter(&generator)
+            let dimension = StatsDimension.allCases.randomElement(using: &generator)!
+            let expected = try sqlite.stats(by: dimension, filter)
+            #expect(try fromRollups.stats(by: dimension, filter) == expected, "round \(round): \(dimension) \(filter)")
+            #expect(try fromHits.stats(by: dimension, filter) == expected, "round \(round): \(dimension) \(filter)")
+            let funnelDimension = ([nil] + FunnelDimension.allCases).randomElement(using: &generator)!
+            #expect(try fromRollups.funnel(by: funnelDimension, filter) == sqlite.funnel(by: funnelDimension, filter), "round \(round)")
+            var listing = filter
+            listing.limit = Int.random(in: 1...30, using: &generator)
+            // Row ids differ between the two databases; everything else must not.
+            let withoutIDs: ([LogRow]) -> [LogRow] = {
+                $0.map {
+                    var row = $0
+                    row.id = 0
+                    return row
+                }
+            }
+            #expect(try withoutIDs(fromRollups.rows(listing)) == withoutIDs(sqlite.rows(listing)), "round \(round): \(listing)")
+        }
+    }
+
+    @Test("a rebuild gives the rollups the writer kept; retention deletes whole days from hits and rollups")
+    func rebuildAndRetention() throws {
+        let server = try TemporaryPostgreSQL()
+        let database = LogDatabaseLocator.database(at: server.url)
+        let now = LogRecord.currentTimeMilliseconds()
+        let writer = try Self.writer(database)
+        for index in 0..<300 { writer.enqueue(Sample.record(at: now - Int64(index) * 3 * R.hour, kind: index % 3 == 0 ? "aasa" : "fallback")) }
+        writer.stop()
+        let connection = try database.openConnection(readOnly: false)
+        func table(_ name: String) throws -> [[SQLValue]] {
+            var rows: [[SQLValue]] = []
+            try connection.query("SELECT bucket_ms, kind, SUM(hits) FROM \(name) GROUP BY 1, 2 ORDER BY 1, 2", []) { rows.append($0) }
+            return rows
+        }
+        let kept = try (table("hits_hourly"), table("hits_daily"))
+        #expect(try RollupBuilder(connection: connection).rebuild() == 300)
+        #expect(try table("hits_hourly") == kept.0)
+        #expect(try table("hits_daily") == kept.1)
+
+        let retaining = try LogWriter(configuration: LogWriterConfiguration(database: database, retentionDays: 10))
+        #expect(retaining.status.retentionDeletedRows > 0)
+        retaining.stop()
+        let cutoff = RollupGrain.day.bucketStart(now - 10 * R.day)
+        #expect(try connection.queryInteger("SELECT COUNT(*) FROM hits WHERE ts_ms < $1", [.integer(cutoff)]) == 0)
+        #expect(try connection.queryInteger("SELECT SUM(hits) FROM hits_daily") == connection.queryInteger("SELECT COUNT(*) FROM hits"))
+        #expect(try LogReader(database: database).stats(by: .kind) == LogReader(database: database, usesRollups: false).stats(by: .kind))
+    }
+
+    @Test("two writers into one database: every row lands and the rollups add up")
+    func twoWriters() throws {
+        let server = try TemporaryPostgreSQL()
+        let database = LogDatabaseLocator.database(at: server.url)
+        let writers = try [Self.writer(database), Self.writer(database)]
+        DispatchQueue.concurrentPerform(iterations: 2) { which in
+            for index in 0..<5000 {
+                writers[which].enqueue(Sample.record(at: Sample.baseTime + Int64(index % 500) * 60_000, kind: which == 0 ? "aasa" : "fallback"))
+            }
+        }
+        #expect(writers.map { $0.stop().written } == [5000, 5000])
+        let reader = try LogReader(database: database)
+        #expect(try reader.stats(by: .kind) == [StatsRow(key: "aasa", hits: 5000), StatsRow(key: "fallback", hits: 5000)])
+        #expect(try reader.count() == 10_000)
+    }
+
+    @Test("a server restart: the writer reports the failure, keeps the rows in memory and writes them once the server is back")
+    func serverRestart() throws {
+        let server = try TemporaryPostgreSQL()
+        let database = LogDatabaseLocator.database(at: server.url)
+        let writer = try Self.writer(database)
+        for index in 0..<500 { writer.enqueue(Sample.record(at: Sample.baseTime + Int64(index))) }
+        #expect(writer.drain())
+        server.stop()
+        for index in 500..<1000 { writer.enqueue(Sample.record(at: Sample.baseTime + Int64(index))) }
+        #expect(!writer.drain(timeout: .milliseconds(500)))
+        #expect(writer.status.health == .failing)
+        try server.start()
+        #expect(writer.drain(timeout: .seconds(30)))
+        let final = writer.stop()
+        #expect(final.written == 1000 && final.isHealthy, "\(final)")
+        #expect(try LogReader(database: database).count() == 1000)
+        #expect(try LogReader(database: database).stats(by: .kind) == [StatsRow(key: "fallback", hits: 1000)])
+    }
+
+    @Test("the password is in no error, status or name; a wrong one fails with the server's reason")
+    func passwordNeverShown() throws {
+        let server = try TemporaryPostgreSQL()
+        let database = LogDatabaseLocator.database(at: server.url)
+        #expect(!database.displayName.contains(server.password))
+        #expect(database.displayName == "postgresql://linkhost@127.0.0.1:\(server.port)/postgres")
+
+        let wrong = "postgresql://linkhost:not-\(server.password)@127.0.0.1:\(server.port)/postgres"
+        let error = #expect(throws: PostgreSQLError.self) { _ = try LogDatabaseLocator.database(at: wrong).openConnection(readOnly: true) }
+        #expect(error?.description.contains("password authentication failed") == true, "\(String(describing: error))")
+        #expect(error?.description.contains(server.password) == false)
+
+        let query = PostgreSQLConnectionSettings(url: "postgres://u@host/db?sslmode=disable&password=s3cr%40t&x=1")
+        #expect(query?.displayName == "postgres://u@host/db?sslmode=disable&password=***&x=1")
+        #expect(query?.redacting("bad s3cr@t and s3cr%40t") == "bad *** and ***")
+
+        server.stop()
+        let writer = try Self.writer(database)
+        let status = writer.stop(timeout: .milliseconds(100))
+        #expect(status.database == database.displayName)
+        #expect(status.lastError?.contains(server.password) == false)
+        #expect(status.lastError != nil)
+    }
+
+    @Test("a reader never creates the log's tables")
+    func readerNeedsTheTables() throws {
+        let server = try TemporaryPostgreSQL()
+        let error = #expect(throws: LogError.self) { _ = try LogReader(database: LogDatabaseLocator.database(at: server.url)) }
+        #expect(error == .databaseMissing(path: LogDatabaseLocator.database(at: server.url).displayName))
+    }
+}
