@@ -48,37 +48,28 @@ public enum PostgreSQLLogSchema {
                 "CREATE INDEX hits_time ON hits (ts_ms)",
                 "CREATE INDEX hits_secret_time ON hits (secret, ts_ms) WHERE secret IS NOT NULL",
                 "CREATE INDEX hits_open_time ON hits (ts_ms) WHERE kind = 'app_open' AND secret IS NOT NULL",
-            ] + RollupGrain.coarsestFirst.flatMap(rollupTableStatements),
+            ] + RollupTableSet.allCases.flatMap { set in RollupGrain.coarsestFirst.flatMap { rollupTableStatements(set, $0) } },
         )
     ]
 
     /// A rollup table and its key: unique with NULLs not distinct (PostgreSQL 15), so concurrent
     /// writers add to one row per key with `INSERT … ON CONFLICT DO UPDATE`; the count is included in
     /// the index so statistics read the index alone.
-    static func rollupTableStatements(_ grain: RollupGrain) -> [String] {
-        [
-            """
-            CREATE TABLE \(grain.table) (
-                bucket_ms    BIGINT NOT NULL,
-                site         TEXT,
-                host         TEXT NOT NULL,
-                rule         TEXT,
-                kind         TEXT NOT NULL,
-                status       INTEGER NOT NULL,
-                client_class TEXT,
-                utm_source   TEXT,
-                utm_medium   TEXT,
-                utm_campaign TEXT,
-                event        TEXT,
-                hits         BIGINT NOT NULL
-            )
-            """,
-            "CREATE UNIQUE INDEX \(grain.table)_key ON \(grain.table) (\(rollupKeyColumns)) INCLUDE (hits) NULLS NOT DISTINCT",
+    static func rollupTableStatements(_ set: RollupTableSet, _ grain: RollupGrain) -> [String] {
+        let table = set.table(grain)
+        let columns = set.columns.map { column in
+            "\(column) \(column == "status" ? "INTEGER NOT NULL" : column == "host" || column == "kind" ? "TEXT NOT NULL" : "TEXT"), "
+        }
+        return [
+            "CREATE TABLE \(table) (bucket_ms BIGINT NOT NULL, \(columns.joined())hits BIGINT NOT NULL)",
+            "CREATE UNIQUE INDEX \(table)_key ON \(table) (\(keyColumns(set))) INCLUDE (hits) NULLS NOT DISTINCT",
         ]
     }
 
-    /// The columns of a rollup row's key, in the order of the unique index.
-    static let rollupKeyColumns = (["bucket_ms"] + RollupTable.dimensionColumns).joined(separator: ", ")
+    /// The columns of a rollup row's key, in the order of its unique index.
+    static func keyColumns(_ set: RollupTableSet) -> String {
+        (["bucket_ms"] + set.columns).joined(separator: ", ")
+    }
 
     /// Brings the database to `currentVersion`; refuses one from a newer build.
     static func migrate(_ connection: PostgreSQLConnection, displayName: String) throws {

@@ -27,10 +27,7 @@ final class PostgreSQLLogStore: LogStore {
                 try insertHits(chunk)
                 start += chunk.count
             }
-            for grain in RollupGrain.coarsestFirst {
-                let counts = RollupTable.counts(of: records)[grain] ?? [:]
-                try addToRollup(grain, counts)
-            }
+            for (set, grain, counts) in RollupTable.counts(of: records) { try addToRollup(set, grain, counts) }
             if droppedRecords > 0 {
                 try connection.execute(
                     "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = meta.value + EXCLUDED.value",
@@ -42,8 +39,10 @@ final class PostgreSQLLogStore: LogStore {
     func deleteRows(before cutoffMilliseconds: Int64) throws -> Int {
         try connection.transaction {
             let deleted = try connection.execute("DELETE FROM hits WHERE ts_ms < $1", [.integer(cutoffMilliseconds)])
-            for grain in RollupGrain.allCases {
-                try connection.execute("DELETE FROM \(grain.table) WHERE bucket_ms < $1", [.integer(cutoffMilliseconds)])
+            for set in RollupTableSet.allCases {
+                for grain in RollupGrain.allCases {
+                    try connection.execute("DELETE FROM \(set.table(grain)) WHERE bucket_ms < $1", [.integer(cutoffMilliseconds)])
+                }
             }
             return deleted
         }
@@ -62,10 +61,12 @@ final class PostgreSQLLogStore: LogStore {
         try connection.execute("INSERT INTO hits (\(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))", arguments)
     }
 
-    private func addToRollup(_ grain: RollupGrain, _ counts: [RollupKey: Int64]) throws {
-        let rows = counts.map { key, count in [SQLValue.integer(key.bucketStart)] + key.dimensionValues + [.integer(count)] }
+    private func addToRollup(_ set: RollupTableSet, _ grain: RollupGrain, _ counts: [RollupKey: Int64]) throws {
+        let table = set.table(grain)
+        let keyColumns = PostgreSQLLogSchema.keyColumns(set)
+        let rows = counts.map { key, count in [SQLValue.integer(key.bucketStart)] + key.values + [.integer(count)] }
             .sorted { $0.lexicographicallyPrecedes($1, by: Self.valuePrecedes) }
-        let width = RollupTable.dimensionColumns.count + 2
+        let width = set.columns.count + 2
         var start = 0
         while start < rows.count {
             let chunk = rows[start..<min(rows.count, start + Self.rowsPerStatement)]
@@ -78,8 +79,8 @@ final class PostgreSQLLogStore: LogStore {
             }
             try connection.execute(
                 """
-                INSERT INTO \(grain.table) (\(PostgreSQLLogSchema.rollupKeyColumns), hits) VALUES \(tuples.joined(separator: ", "))
-                ON CONFLICT (\(PostgreSQLLogSchema.rollupKeyColumns)) DO UPDATE SET hits = \(grain.table).hits + EXCLUDED.hits
+                INSERT INTO \(table) (\(keyColumns), hits) VALUES \(tuples.joined(separator: ", "))
+                ON CONFLICT (\(keyColumns)) DO UPDATE SET hits = \(table).hits + EXCLUDED.hits
                 """, arguments)
             start += chunk.count
         }

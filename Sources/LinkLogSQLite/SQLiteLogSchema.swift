@@ -91,7 +91,8 @@ public enum SQLiteLogSchema {
                 """)
         },
         // Version 5: rollups. Hourly and daily counts per site, host, rule, kind, status, client
-        // class, UTM source, medium and campaign, and event, which the writer keeps in the same
+        // class, UTM source, medium and campaign, and event (and narrower families of the same for
+        // campaign and site reports, `RollupTableSet`), which the writer keeps in the same
         // transaction as the rows, and statistics read instead of counting millions of rows. With
         // them, the per-column time indexes only made the writer slower (every index a row enters
         // costs about as much as the row), so they go; what stays is the time index (the cut hours at
@@ -99,7 +100,7 @@ public enum SQLiteLogSchema {
         // the app opens the pairing starts from. The counts are built from the rows already there.
         Migration(version: 5) { connection in
             try connection.execute(
-                RollupGrain.coarsestFirst.map(rollupTableSQL).joined(separator: "\n") + """
+                RollupTableSet.allCases.flatMap { set in RollupGrain.coarsestFirst.map { rollupTableSQL(set, $0) } }.joined(separator: "\n") + """
                     DROP INDEX hits_kind_time;
                     DROP INDEX hits_host_time;
                     DROP INDEX hits_rule_time;
@@ -117,25 +118,20 @@ public enum SQLiteLogSchema {
     /// one index update per key and batch, not per row). Not unique: SQLite's unique indexes treat
     /// NULLs as distinct, so uniqueness is the writer's doing (update, or insert when nothing was
     /// updated), and every reader sums rows anyway.
-    static func rollupTableSQL(_ grain: RollupGrain) -> String {
-        """
-        CREATE TABLE \(grain.table) (
-            bucket_ms    INTEGER NOT NULL,
-            site         TEXT,
-            host         TEXT NOT NULL,
-            rule         TEXT,
-            kind         TEXT NOT NULL,
-            status       INTEGER NOT NULL,
-            client_class TEXT,
-            utm_source   TEXT,
-            utm_medium   TEXT,
-            utm_campaign TEXT,
-            event        TEXT,
-            hits         INTEGER NOT NULL
-        );
-        CREATE INDEX \(grain.table)_key ON \(grain.table) (bucket_ms, kind, site, host, rule, status, client_class, utm_source, utm_medium, utm_campaign, event, hits);
+    static func rollupTableSQL(_ set: RollupTableSet, _ grain: RollupGrain) -> String {
+        let table = set.table(grain)
+        let columns = set.columns.map { column in
+            "    \(column) \(column == "status" ? "INTEGER NOT NULL" : column == "host" || column == "kind" ? "TEXT NOT NULL" : "TEXT"),"
+        }
+        return """
+            CREATE TABLE \(table) (
+                bucket_ms INTEGER NOT NULL,
+            \(columns.joined(separator: "\n"))
+                hits INTEGER NOT NULL
+            );
+            CREATE INDEX \(table)_key ON \(table) (bucket_ms, \(set.columns.joined(separator: ", ")), hits);
 
-        """
+            """
     }
 
     /// Brings the database to `currentVersion`. A database from a newer build is refused rather than

@@ -10,9 +10,9 @@ final class SQLiteLogStore: LogStore {
     private let insertHit: SQLiteStatement
     private let addDropped: SQLiteStatement
     private let deleteBefore: [SQLiteStatement]
-    /// Per rollup grain: add to a key's row, and insert the row when there was none to add to.
-    private let addToRollup: [RollupGrain: SQLiteStatement]
-    private let insertRollup: [RollupGrain: SQLiteStatement]
+    /// Per rollup table: add to a key's row, and insert the row when there was none to add to.
+    private let addToRollup: [String: SQLiteStatement]
+    private let insertRollup: [String: SQLiteStatement]
     private let fileIdentity: FileIdentity
 
     /// The file a path names, by device and inode.
@@ -50,21 +50,21 @@ final class SQLiteLogStore: LogStore {
             ON CONFLICT (key) DO UPDATE SET value = value + excluded.value
             """, persistent: true)
         var deleteBefore = [try connection.prepare("DELETE FROM hits WHERE ts_ms < ?1", persistent: true)]
-        for grain in RollupGrain.allCases {
-            deleteBefore.append(try connection.prepare("DELETE FROM \(grain.table) WHERE bucket_ms < ?1", persistent: true))
+        var addToRollup: [String: SQLiteStatement] = [:]
+        var insertRollup: [String: SQLiteStatement] = [:]
+        for set in RollupTableSet.allCases {
+            // `IS`, not `=`: NULL is a value of a dimension like any other. SQLite's indexes serve `IS`.
+            let keyMatch = (["bucket_ms = ?2"] + set.columns.enumerated().map { "\($1) IS ?\($0 + 3)" }).joined(separator: " AND ")
+            for grain in RollupGrain.allCases {
+                let table = set.table(grain)
+                deleteBefore.append(try connection.prepare("DELETE FROM \(table) WHERE bucket_ms < ?1", persistent: true))
+                addToRollup[table] = try connection.prepare("UPDATE \(table) SET hits = hits + ?1 WHERE \(keyMatch)", persistent: true)
+                let placeholders = (1...(set.columns.count + 2)).map { "?\($0)" }.joined(separator: ", ")
+                insertRollup[table] = try connection.prepare(
+                    "INSERT INTO \(table) (hits, bucket_ms, \(set.columns.joined(separator: ", "))) VALUES (\(placeholders))", persistent: true)
+            }
         }
         self.deleteBefore = deleteBefore
-        let dimensions = RollupTable.dimensionColumns
-        // `IS`, not `=`: NULL is a value of a dimension like any other. SQLite's indexes serve `IS`.
-        let keyMatch = (["bucket_ms = ?2"] + dimensions.enumerated().map { "\($1) IS ?\($0 + 3)" }).joined(separator: " AND ")
-        var addToRollup: [RollupGrain: SQLiteStatement] = [:]
-        var insertRollup: [RollupGrain: SQLiteStatement] = [:]
-        for grain in RollupGrain.allCases {
-            addToRollup[grain] = try connection.prepare("UPDATE \(grain.table) SET hits = hits + ?1 WHERE \(keyMatch)", persistent: true)
-            insertRollup[grain] = try connection.prepare(
-                "INSERT INTO \(grain.table) (hits, bucket_ms, \(dimensions.joined(separator: ", "))) VALUES (\((1...(dimensions.count + 2)).map { "?\($0)" }.joined(separator: ", ")))",
-                persistent: true)
-        }
         self.addToRollup = addToRollup
         self.insertRollup = insertRollup
         guard let identity = FileIdentity(path: path) else {
@@ -87,8 +87,8 @@ final class SQLiteLogStore: LogStore {
                 for (offset, value) in record.columnValues.enumerated() { try insertHit.bind(value, at: offset + 1) }
                 _ = try insertHit.step()
             }
-            for (grain, counts) in RollupTable.counts(of: records) {
-                for (key, count) in counts { try addToRollup(grain, key, count) }
+            for (set, grain, counts) in RollupTable.counts(of: records) {
+                for (key, count) in counts { try addToRollup(set.table(grain), key, count) }
             }
             if droppedRecords > 0 {
                 defer { addDropped.reset() }
@@ -99,12 +99,12 @@ final class SQLiteLogStore: LogStore {
     }
 
     /// Adds `count` hits to the rollup row of `key`, making the row when there is none.
-    private func addToRollup(_ grain: RollupGrain, _ key: RollupKey, _ count: Int64) throws {
-        for statement in [addToRollup[grain]!, insertRollup[grain]!] {
+    private func addToRollup(_ table: String, _ key: RollupKey, _ count: Int64) throws {
+        for statement in [addToRollup[table]!, insertRollup[table]!] {
             defer { statement.reset() }
             try statement.bind(integer: count, at: 1)
             try statement.bind(integer: key.bucketStart, at: 2)
-            for (offset, value) in key.dimensionValues.enumerated() { try statement.bind(value, at: offset + 3) }
+            for (offset, value) in key.values.enumerated() { try statement.bind(value, at: offset + 3) }
             _ = try statement.step()
             if connection.changes > 0 { return }
         }

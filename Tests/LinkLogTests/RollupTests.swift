@@ -193,15 +193,24 @@ struct RollupTests {
         let fixture = try LogFixture()
         try fixture.write(R.records(count: 1500, seed: 3))
         let connection = try SQLiteConnection(path: fixture.databasePath)
-        let summary = "SELECT bucket_ms, site, host, rule, kind, status, client_class, utm_source, utm_medium, utm_campaign, event, SUM(hits) FROM "
-        let grouping = " GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11"
-        func table(_ name: String) throws -> [[SQLValue]] {
-            var rows: [[SQLValue]] = []
-            try connection.query(summary + name + grouping, []) { rows.append($0) }
-            return rows
+        // Every table of every family, summed per key.
+        func tables() throws -> [[[SQLValue]]] {
+            try RollupTableSet.allCases.flatMap { set in
+                try RollupGrain.allCases.map { grain in
+                    let columns = (["bucket_ms"] + set.columns).joined(separator: ", ")
+                    let positions = (1...(set.columns.count + 1)).map(String.init).joined(separator: ", ")
+                    var rows: [[SQLValue]] = []
+                    try connection.query("SELECT \(columns), SUM(hits) FROM \(set.table(grain)) GROUP BY \(positions) ORDER BY \(positions)", []) {
+                        rows.append($0)
+                    }
+                    return rows
+                }
+            }
         }
-        let kept = try (table("hits_hourly"), table("hits_daily"))
-        #expect(kept.0.count > 100)
+        let kept = try tables()
+        #expect(kept.count == 6 && kept.allSatisfy { $0.count > 20 })
+        // Every family counts every hit.
+        #expect(kept.allSatisfy { $0.reduce(0) { $0 + ($1.last?.integer ?? 0) } == 1500 })
         // Most hits share a rollup row with others, or the comparisons below would prove little.
         #expect(try connection.queryInteger("SELECT MAX(hits) FROM hits_hourly") ?? 0 >= 5)
 
@@ -221,8 +230,7 @@ struct RollupTests {
 
         try connection.execute("DELETE FROM hits WHERE utm_campaign = 'bulk'")
         try RollupBuilder(connection: connection, chunkDays: 2).rebuild()
-        #expect(try table("hits_hourly") == kept.0)
-        #expect(try table("hits_daily") == kept.1)
+        #expect(try tables() == kept)
     }
 
     @Test("retention deletes whole days from the hits and the rollups alike")

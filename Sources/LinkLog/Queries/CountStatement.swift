@@ -9,6 +9,8 @@ struct CountStatement {
     let counts: [(name: String, aggregate: (_ counting: String) -> String)]
     /// Conditions without parameters that every counted row must meet, on shared columns.
     let fixedClauses: [String]
+    /// Which family of rollup tables the rollup pieces read (one that has every column used).
+    let rollups: RollupTableSet
 
     /// The statement over `pieces` with `filter`'s equalities; `nil` when there is nothing to count.
     func statement(pieces: [CountPiece], filter: LogFilter, dialect: any SQLDialect) -> (sql: String, arguments: [SQLValue])? {
@@ -20,7 +22,7 @@ struct CountStatement {
             let counting: String
             switch piece.source {
             case .hits: (table, timeColumn, counting) = ("hits", "ts_ms", "1")
-            case .rollup(let grain): (table, timeColumn, counting) = (grain.table, RollupTable.bucketColumn, RollupTable.countColumn)
+            case .rollup(let grain): (table, timeColumn, counting) = (rollups.table(grain), RollupTable.bucketColumn, RollupTable.countColumn)
             }
             let clauses =
                 SQLCondition.timeClauses(since: piece.since, until: piece.until, column: timeColumn, into: &arguments)

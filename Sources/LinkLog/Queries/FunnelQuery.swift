@@ -55,7 +55,10 @@ struct FunnelQuery {
         let count = CountStatement(
             key: { timeColumn in dimension?.statsDimension.keyExpression(timeColumn: timeColumn) ?? "NULL" },
             counts: Self.countedKinds.map { name, condition in (name, { counting in "SUM(CASE WHEN \(condition) THEN \(counting) ELSE 0 END)" }) },
-            fixedClauses: Self.countedRows)
+            fixedClauses: Self.countedRows,
+            rollups: RollupTableSet.narrowest(
+                containing: Set(
+                    ["kind", "status", "event"] + [dimension?.statsDimension.column].compactMap { $0 } + SQLCondition.equalities(of: filter).map(\.column))))
         return count.statement(pieces: pieces, filter: filter, dialect: dialect)
     }
 

@@ -56,11 +56,12 @@ public final class LogReader {
     private func newestHourHolding(_ filter: LogFilter) throws -> Int64? {
         var arguments = SQLArguments(dialect: connection.dialect)
         let hour = RollupGrain.hour
+        let table = RollupTableSet.narrowest(containing: Set(SQLCondition.equalities(of: filter).map(\.column))).table(hour)
         let clauses =
             SQLCondition.timeClauses(since: filter.since.map(hour.bucketStart), until: filter.until, column: RollupTable.bucketColumn, into: &arguments)
             + SQLCondition.equalityClauses(of: filter, into: &arguments)
         let sql =
-            "SELECT \(RollupTable.bucketColumn) FROM \(hour.table)\(SQLCondition.whereClause(clauses)) ORDER BY \(RollupTable.bucketColumn) DESC LIMIT 1"
+            "SELECT \(RollupTable.bucketColumn) FROM \(table)\(SQLCondition.whereClause(clauses)) ORDER BY \(RollupTable.bucketColumn) DESC LIMIT 1"
         return try connection.queryInteger(sql, arguments.values)
     }
 
@@ -70,6 +71,7 @@ public final class LogReader {
     /// first, are enough. Only whole hours count: a cut hour's row may count hits outside the range.
     private func newestWholeHours(holding count: Int, _ filter: LogFilter) throws -> Int64? {
         let hour = RollupGrain.hour
+        let table = RollupTableSet.narrowest(containing: Set(SQLCondition.equalities(of: filter).map(\.column))).table(hour)
         let first = filter.since.flatMap(hour.firstBucketStart(atOrAfter:))
         if filter.since != nil, first == nil { return nil }
         var arguments = SQLArguments(dialect: connection.dialect)
@@ -77,7 +79,7 @@ public final class LogReader {
             SQLCondition.timeClauses(since: first, until: filter.until.map(hour.bucketStart), column: RollupTable.bucketColumn, into: &arguments)
             + SQLCondition.equalityClauses(of: filter, into: &arguments)
         let newest =
-            "SELECT \(RollupTable.bucketColumn) FROM \(hour.table)\(SQLCondition.whereClause(clauses)) ORDER BY \(RollupTable.bucketColumn) DESC LIMIT \(arguments.add(.integer(Int64(count))))"
+            "SELECT \(RollupTable.bucketColumn) FROM \(table)\(SQLCondition.whereClause(clauses)) ORDER BY \(RollupTable.bucketColumn) DESC LIMIT \(arguments.add(.integer(Int64(count))))"
         var buckets: [Int64] = []
         try connection.query(newest, arguments.values) { row in buckets.append(row[0].integer ?? 0) }
         return buckets.count == count ? buckets.last : nil

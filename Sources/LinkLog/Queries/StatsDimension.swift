@@ -32,6 +32,11 @@ public enum StatsDimension: String, Sendable, CaseIterable {
         }
     }
 
+    /// The column grouped by; `nil` for `day`, which only needs the time.
+    var column: String? {
+        self == .day ? nil : keyExpression()
+    }
+
     /// The key a group value is shown as: a day number as its date, a status as its number.
     func key(from value: SQLValue) -> String? {
         guard self == .day else { return value.text }

@@ -23,7 +23,8 @@ struct StatsQuery {
             key: { dimension.keyExpression(timeColumn: $0) },
             // SUM(1) on the hits, so both kinds of piece read alike; a group is never empty.
             counts: [("hits", { "SUM(\($0))" })],
-            fixedClauses: [])
+            fixedClauses: [],
+            rollups: RollupTableSet.narrowest(containing: Set([dimension.column].compactMap { $0 } + SQLCondition.equalities(of: filter).map(\.column))))
         return count.statement(pieces: pieces, filter: filter, dialect: dialect)
     }
 

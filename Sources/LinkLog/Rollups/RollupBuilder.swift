@@ -59,38 +59,50 @@ public struct RollupBuilder {
 
     /// Deletes the chunk's rollup rows and counts its hits into them again; returns the hits counted.
     private func rebuildChunk(_ chunk: (since: Int64?, until: Int64?)) throws -> Int64 {
-        let dimensions = RollupTable.dimensionColumns.joined(separator: ", ")
         let bucket = RollupTable.bucketColumn
-        for grain in RollupGrain.coarsestFirst {
-            var arguments = SQLArguments(dialect: connection.dialect)
-            let clauses = SQLCondition.timeClauses(since: chunk.since, until: chunk.until, column: bucket, into: &arguments)
-            try connection.execute("DELETE FROM \(grain.table)\(SQLCondition.whereClause(clauses))", arguments.values)
+        let count = RollupTable.countColumn
+        func bucketClauses(_ arguments: inout SQLArguments) -> String {
+            SQLCondition.whereClause(SQLCondition.timeClauses(since: chunk.since, until: chunk.until, column: bucket, into: &arguments))
         }
-        // Hours from the hits, then each coarser grain from the hours (far fewer rows than the hits).
+        for set in RollupTableSet.allCases {
+            for grain in RollupGrain.coarsestFirst {
+                var arguments = SQLArguments(dialect: connection.dialect)
+                try connection.execute("DELETE FROM \(set.table(grain))\(bucketClauses(&arguments))", arguments.values)
+            }
+        }
+        // The full hours from the hits; every other table from the full hours (far fewer rows than the
+        // hits): the narrower families' hours, then each family's days from its hours.
+        let full = RollupTableSet.all
         var arguments = SQLArguments(dialect: connection.dialect)
         let hitClauses = SQLCondition.timeClauses(since: chunk.since, until: chunk.until, column: "ts_ms", into: &arguments)
-        let groupAll = (1...(RollupTable.dimensionColumns.count + 1)).map(String.init).joined(separator: ", ")
         try connection.execute(
             """
-            INSERT INTO \(RollupGrain.hour.table) (\(bucket), \(dimensions), \(RollupTable.countColumn))
-            SELECT \(RollupGrain.hour.bucketExpression("ts_ms")), \(dimensions), COUNT(*)
+            INSERT INTO \(full.table(.hour)) (\(bucket), \(full.columns.joined(separator: ", ")), \(count))
+            SELECT \(RollupGrain.hour.bucketExpression("ts_ms")), \(full.columns.joined(separator: ", ")), COUNT(*)
             FROM hits\(SQLCondition.whereClause(hitClauses))
-            GROUP BY \(groupAll)
+            GROUP BY \(Self.positions(full.columns.count + 1))
             """, arguments.values)
-        for grain in RollupGrain.coarsestFirst where grain != .hour {
-            var arguments = SQLArguments(dialect: connection.dialect)
-            let clauses = SQLCondition.timeClauses(since: chunk.since, until: chunk.until, column: bucket, into: &arguments)
-            try connection.execute(
-                """
-                INSERT INTO \(grain.table) (\(bucket), \(dimensions), \(RollupTable.countColumn))
-                SELECT \(grain.bucketExpression(bucket)), \(dimensions), SUM(\(RollupTable.countColumn))
-                FROM \(RollupGrain.hour.table)\(SQLCondition.whereClause(clauses))
-                GROUP BY \(groupAll)
-                """, arguments.values)
+        for set in RollupTableSet.allCases {
+            let columns = set.columns.joined(separator: ", ")
+            var targets: [(table: String, time: String, source: String)] = [(set.table(.day), RollupGrain.day.bucketExpression(bucket), set.table(.hour))]
+            if set != full { targets.insert((set.table(.hour), bucket, full.table(.hour)), at: 0) }
+            for target in targets {
+                var arguments = SQLArguments(dialect: connection.dialect)
+                try connection.execute(
+                    """
+                    INSERT INTO \(target.table) (\(bucket), \(columns), \(count))
+                    SELECT \(target.time), \(columns), SUM(\(count))
+                    FROM \(target.source)\(bucketClauses(&arguments))
+                    GROUP BY \(Self.positions(set.columns.count + 1))
+                    """, arguments.values)
+            }
         }
         var countArguments = SQLArguments(dialect: connection.dialect)
-        let countClauses = SQLCondition.timeClauses(since: chunk.since, until: chunk.until, column: bucket, into: &countArguments)
-        return try connection.queryInteger(
-            "SELECT SUM(\(RollupTable.countColumn)) FROM \(RollupGrain.coarsest.table)\(SQLCondition.whereClause(countClauses))", countArguments.values) ?? 0
+        return try connection.queryInteger("SELECT SUM(\(count)) FROM \(full.table(.day))\(bucketClauses(&countArguments))", countArguments.values) ?? 0
+    }
+
+    /// `1, 2, …, count`: GROUP BY every selected column but the count.
+    private static func positions(_ count: Int) -> String {
+        (1...count).map(String.init).joined(separator: ", ")
     }
 }

@@ -20,14 +20,6 @@ public enum RollupGrain: String, Sendable, CaseIterable {
         }
     }
 
-    /// The table holding this grain's counts.
-    public var table: String {
-        switch self {
-        case .hour: "hits_hourly"
-        case .day: "hits_daily"
-        }
-    }
-
     /// The start of the bucket holding `time`.
     public func bucketStart(_ time: Int64) -> Int64 {
         let remainder = time % milliseconds

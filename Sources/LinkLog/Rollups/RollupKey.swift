@@ -1,38 +1,31 @@
-/// One row of a rollup table without its count: a bucket and the value of every dimension. Two hits
-/// with the same key are counted together.
+/// One row of a rollup table without its count: a bucket and the values of the family's dimension
+/// columns (`RollupTableSet.columns`). Two hits with the same key are counted together.
 package struct RollupKey: Hashable, Sendable {
     package var bucketStart: Int64
-    package var site: String?
-    package var host: String
-    package var rule: String?
-    package var kind: String
-    package var status: Int
-    package var clientClass: String?
-    package var utmSource: String?
-    package var utmMedium: String?
-    package var utmCampaign: String?
-    package var event: String?
+    /// The values of the family's columns, in their order.
+    package var values: [SQLValue]
 
-    /// The key of `record` in buckets of `grain`.
+    /// The key of `record` in the `all` family, in buckets of `grain`.
     package init(_ record: LogRecord, grain: RollupGrain) {
         bucketStart = grain.bucketStart(record.timestampMilliseconds)
-        site = record.siteID
-        host = record.host
-        rule = record.rule
-        kind = record.kind
-        status = record.status
-        clientClass = record.clientClass
-        utmSource = record.utmSource
-        utmMedium = record.utmMedium
-        utmCampaign = record.utmCampaign
-        event = record.event
+        values = [
+            SQLValue(record.siteID), .text(record.host), SQLValue(record.rule), .text(record.kind), .integer(Int64(record.status)),
+            SQLValue(record.clientClass), SQLValue(record.utmSource), SQLValue(record.utmMedium), SQLValue(record.utmCampaign), SQLValue(record.event),
+        ]
     }
 
-    /// The values of `RollupTable.dimensionColumns`, in that order.
-    package var dimensionValues: [SQLValue] {
-        [
-            SQLValue(site), .text(host), SQLValue(rule), .text(kind), .integer(Int64(status)), SQLValue(clientClass), SQLValue(utmSource),
-            SQLValue(utmMedium), SQLValue(utmCampaign), SQLValue(event),
-        ]
+    private init(bucketStart: Int64, values: [SQLValue]) {
+        self.bucketStart = bucketStart
+        self.values = values
+    }
+
+    /// This key (of the `all` family) cut down to `set`'s columns.
+    func projected(to set: RollupTableSet) -> RollupKey {
+        RollupKey(bucketStart: bucketStart, values: set.columnPositions.map { values[$0] })
+    }
+
+    /// This key in the bucket of `grain` that holds its own.
+    func widened(to grain: RollupGrain) -> RollupKey {
+        RollupKey(bucketStart: grain.bucketStart(bucketStart), values: values)
     }
 }

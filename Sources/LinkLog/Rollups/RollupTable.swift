@@ -4,7 +4,7 @@
 /// same on both. `status` is the exact status, not its class: there are few distinct statuses, and
 /// the funnel counts views with status 200 and `stats --by status` groups by it.
 package enum RollupTable {
-    /// The dimension columns, in the order of `RollupKey.dimensionValues`.
+    /// The dimension columns of the `all` family, in the order of `RollupKey.values`.
     package static let dimensionColumns = [
         "site", "host", "rule", "kind", "status", "client_class", "utm_source", "utm_medium", "utm_campaign", "event",
     ]
@@ -15,17 +15,24 @@ package enum RollupTable {
     /// The column holding the count.
     package static let countColumn = "hits"
 
-    /// Every hit of `records` counted per key, for each grain (the day counts are summed from the hour
-    /// counts, which are far fewer than the records).
-    package static func counts(of records: [LogRecord]) -> [RollupGrain: [RollupKey: Int64]] {
-        var hours: [RollupKey: Int64] = [:]
-        for record in records { hours[RollupKey(record, grain: .hour), default: 0] += 1 }
-        var days: [RollupKey: Int64] = [:]
-        for (key, count) in hours {
-            var day = key
-            day.bucketStart = RollupGrain.day.bucketStart(key.bucketStart)
-            days[day, default: 0] += count
+    /// Every hit of `records` counted per key, for each family and grain (each family's hour counts
+    /// are summed from the full hour counts, and its day counts from its hour counts: far fewer than
+    /// the records).
+    package static func counts(of records: [LogRecord]) -> [(set: RollupTableSet, grain: RollupGrain, counts: [RollupKey: Int64])] {
+        var full: [RollupKey: Int64] = [:]
+        for record in records { full[RollupKey(record, grain: .hour), default: 0] += 1 }
+        var result: [(set: RollupTableSet, grain: RollupGrain, counts: [RollupKey: Int64])] = []
+        for set in RollupTableSet.allCases {
+            var hours: [RollupKey: Int64] = [:]
+            if set == .all {
+                hours = full
+            } else {
+                for (key, count) in full { hours[key.projected(to: set), default: 0] += count }
+            }
+            var days: [RollupKey: Int64] = [:]
+            for (key, count) in hours { days[key.widened(to: .day), default: 0] += count }
+            result += [(set, .hour, hours), (set, .day, days)]
         }
-        return [.hour: hours, .day: days]
+        return result
     }
 }

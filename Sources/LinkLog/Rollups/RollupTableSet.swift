@@ -1,0 +1,40 @@
+/// A family of rollup tables (one per grain) that counts hits by some of the rollup dimensions.
+/// `all` keeps every dimension and answers any statistic; the narrower ones keep only what a common
+/// kind of question needs, and have a fraction of the rows: a statistic reads the narrowest family
+/// that has every column it groups or filters by. The writer keeps every family in step.
+public enum RollupTableSet: String, Sendable, CaseIterable {
+    /// Every dimension: `hits_hourly`, `hits_daily`.
+    case all = "hits"
+    /// Campaign reports and the funnel by campaign: no site, host or rule, the columns that
+    /// multiply a campaign's rows the most.
+    case campaigns
+    /// Reports by site, rule and client: no host and no UTM fields.
+    case sites
+
+    /// The families from the fewest rows to the most (on a typical log), the order they are tried in.
+    public static let narrowestFirst: [RollupTableSet] = [.campaigns, .sites, .all]
+
+    /// The dimension columns this family keeps, in `RollupTable.dimensionColumns` order.
+    public var columns: [String] {
+        switch self {
+        case .all: RollupTable.dimensionColumns
+        case .campaigns: ["kind", "status", "client_class", "utm_source", "utm_medium", "utm_campaign", "event"]
+        case .sites: ["site", "rule", "kind", "status", "client_class", "event"]
+        }
+    }
+
+    /// Where in `RollupTable.dimensionColumns` each of `columns` is.
+    var columnPositions: [Int] {
+        columns.map { RollupTable.dimensionColumns.firstIndex(of: $0)! }
+    }
+
+    /// The table of this family for `grain`, such as `hits_hourly` or `campaigns_daily`.
+    public func table(_ grain: RollupGrain) -> String {
+        "\(rawValue)_\(grain == .hour ? "hourly" : "daily")"
+    }
+
+    /// The narrowest family that has all of `columns`.
+    static func narrowest(containing columns: Set<String>) -> RollupTableSet {
+        narrowestFirst.first { columns.isSubset(of: $0.columns) } ?? .all
+    }
+}
