@@ -13,10 +13,13 @@ public enum LogDatabaseLocator {
 
     /// The database at `location`: a PostgreSQL database for a `postgresql://` or `postgres://` URL,
     /// else the SQLite file at that path. `secretKeyFile` is where a PostgreSQL log's hash key is
-    /// (a file keeps it beside itself, `<file>.key`); only a writer uses it.
-    public static func database(at location: String, secretKeyFile: String = "data/linkhost.key") -> any LogDatabase {
+    /// (a file keeps it beside itself, `<file>.key`); with `spoolFile`, a PostgreSQL log's writer
+    /// keeps batches there while the server cannot be reached (`SpooledLogDatabase`). Only a writer
+    /// needs either.
+    public static func database(at location: String, secretKeyFile: String = "data/linkhost.key", spoolFile: String? = nil) -> any LogDatabase {
         if let settings = PostgreSQLConnectionSettings(url: location) {
-            return PostgreSQLLogDatabase(settings: settings, secretKeyFilePath: secretKeyFile)
+            let database = PostgreSQLLogDatabase(settings: settings, secretKeyFilePath: secretKeyFile)
+            return spoolFile.map { SpooledLogDatabase(primary: database, spoolPath: $0) } ?? database
         }
         return SQLiteLogDatabase(path: location)
     }

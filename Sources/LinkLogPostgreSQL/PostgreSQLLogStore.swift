@@ -19,7 +19,7 @@ final class PostgreSQLLogStore: LogStore {
     /// writer opens a new store.
     var isStillCurrent: Bool { connection.isOpen }
 
-    func insert(_ records: [LogRecord], droppedRecords: Int) throws {
+    func insert(_ records: [LogRecord], droppedRecords: Int, marker: LogBatchMarker?) throws {
         try connection.transaction {
             var start = 0
             while start < records.count {
@@ -33,7 +33,16 @@ final class PostgreSQLLogStore: LogStore {
                     "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = meta.value + EXCLUDED.value",
                     [.text(HitTable.droppedRecordsKey), .integer(Int64(droppedRecords))])
             }
+            if let marker {
+                try connection.execute(
+                    "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = GREATEST(meta.value, EXCLUDED.value)",
+                    [.text(marker.metaKey), .integer(marker.sequence)])
+            }
         }
+    }
+
+    func markedSequence(_ key: String) throws -> Int64? {
+        try connection.queryInteger("SELECT value FROM meta WHERE key = $1", [.text(LogBatchMarker(key: key, sequence: 0).metaKey)])
     }
 
     func deleteRows(before cutoffMilliseconds: Int64) throws -> Int {

@@ -80,7 +80,7 @@ final class SQLiteLogStore: LogStore {
         FileIdentity(path: connection.path) == fileIdentity
     }
 
-    func insert(_ records: [LogRecord], droppedRecords: Int) throws {
+    func insert(_ records: [LogRecord], droppedRecords: Int, marker: LogBatchMarker?) throws {
         try connection.transaction(.immediate) {
             for record in records {
                 defer { insertHit.reset() }
@@ -95,7 +95,16 @@ final class SQLiteLogStore: LogStore {
                 try addDropped.bind(integer: Int64(droppedRecords), at: 1)
                 _ = try addDropped.step()
             }
+            if let marker {
+                try connection.execute(
+                    "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = MAX(value, excluded.value)",
+                    [.text(marker.metaKey), .integer(marker.sequence)])
+            }
         }
+    }
+
+    func markedSequence(_ key: String) throws -> Int64? {
+        try connection.queryInteger("SELECT value FROM meta WHERE key = ?1", [.text(LogBatchMarker(key: key, sequence: 0).metaKey)])
     }
 
     /// Adds `count` hits to the rollup row of `key`, making the row when there is none.

@@ -1,11 +1,11 @@
 import Foundation
-import LinkLogDatabases
 import LinkLogPostgreSQL
 import LinkLogSQLite
 import TestSupport
 import Testing
 
 @testable import LinkLog
+@testable import LinkLogDatabases
 
 /// The hit log in a real PostgreSQL server (a throwaway cluster per test, `TemporaryPostgreSQL`).
 /// Skipped, with the reason, only where PostgreSQL is not installed and not in CI.
@@ -123,6 +123,75 @@ struct PostgreSQLLogTests {
         #expect(final.written == 1000 && final.isHealthy, "\(final)")
         #expect(try LogReader(database: database).count() == 1000)
         #expect(try LogReader(database: database).stats(by: .kind) == [StatsRow(key: "fallback", hits: 1000)])
+    }
+
+    /// Waits until the writer's status says it is healthy again (the spool replayed).
+    static func waitUntilHealthy(_ writer: LogWriter, seconds: Int = 60) -> Bool {
+        for _ in 0..<(seconds * 20) {
+            if writer.status.isHealthy && writer.status.pending == 0 { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+
+    @Test("with the server down, batches go to the local spool (degraded, no password shown), survive a stop, and are replayed in order once it is back")
+    func spoolWhileDown() throws {
+        let server = try TemporaryPostgreSQL()
+        let folder = try TemporaryDirectory("spool")
+        let spoolPath = folder.path + "/spool.sqlite"
+        let database = LogDatabaseLocator.database(at: server.url, spoolFile: spoolPath)
+        #expect(database is SpooledLogDatabase)
+        let first = try Self.writer(database)
+        for index in 0..<100 { first.enqueue(Sample.record(at: Sample.baseTime + Int64(index))) }
+        #expect(first.drain())
+        #expect(first.status.isHealthy)
+
+        server.stop()
+        for index in 100..<300 { first.enqueue(Sample.record(at: Sample.baseTime + Int64(index))) }
+        // Kept safe in the spool: drained, but degraded, and the status says where the rows are.
+        #expect(first.drain(timeout: .seconds(30)))
+        let degraded = first.status
+        #expect(degraded.health == .degraded, "\(degraded)")
+        #expect(degraded.lastError?.contains("local spool") == true, "\(degraded)")
+        #expect(degraded.lastError?.contains(server.password) == false)
+        let stopped = first.stop()
+        #expect(stopped.written == 300 && stopped.abandonedAtStop == 0, "\(stopped)")
+        #expect(try SQLiteSpool(path: spoolPath).rowCount() == 200)
+
+        // The next start replays the spool as soon as the server is back, without waiting for rows.
+        try server.start()
+        let second = try Self.writer(database)
+        #expect(Self.waitUntilHealthy(second))
+        second.stop()
+        #expect(try SQLiteSpool(path: spoolPath).rowCount() == 0)
+        let rows = try LogReader(database: database).rows().sorted { $0.id < $1.id }
+        #expect(rows.count == 300)
+        #expect(rows.map(\.timestampMilliseconds) == (0..<300).map { Sample.baseTime + Int64($0) }, "in the order they were written")
+        #expect(try LogReader(database: database).stats(by: .kind) == [StatsRow(key: "fallback", hits: 300)])
+    }
+
+    @Test("a spooled batch the database already has (its commit's answer was lost) is not written again")
+    func replayIsExactlyOnce() throws {
+        let server = try TemporaryPostgreSQL()
+        let folder = try TemporaryDirectory("spool")
+        let spoolPath = folder.path + "/spool.sqlite"
+        let postgres = LogDatabaseLocator.database(at: server.url)
+        let spool = try SQLiteSpool(path: spoolPath)
+        let batch = (0..<50).map { Sample.record(at: Sample.baseTime + Int64($0)) }
+        let sequence = try spool.takeSequence()
+        // Committed in the database, but the writer did not hear so and kept the batch in the spool.
+        let direct = try postgres.openStore(LogStoreOptions(busyTimeout: .seconds(5), maximumTextBytes: 4096))
+        try direct.insert(batch, droppedRecords: 0, marker: LogBatchMarker(key: "spool:" + spool.identifier, sequence: sequence))
+        try spool.append(batch, droppedRecords: 0, sequence: sequence)
+        let later = (50..<80).map { Sample.record(at: Sample.baseTime + Int64($0)) }
+        try spool.append(later, droppedRecords: 3, sequence: try spool.takeSequence())
+
+        let writer = try Self.writer(SpooledLogDatabase(primary: postgres, spoolPath: spoolPath))
+        #expect(Self.waitUntilHealthy(writer))
+        writer.stop()
+        let reader = try LogReader(database: postgres)
+        #expect(try reader.count() == 80)
+        #expect(try reader.droppedRecordCount() == 3)
     }
 
     @Test("the password is in no error, status or name; a wrong one fails with the server's reason")

@@ -43,4 +43,57 @@ struct PostgreSQLHitLogTests {
         #expect(wrong.status == 2)
         #expect(wrong.error.contains("password authentication failed"), "\(wrong.error)")
     }
+
+    @Test func twoInstancesWriteEveryResponseIntoOneDatabaseWhileItRestartsTwice() throws {
+        let postgres = try TemporaryPostgreSQL()
+        let folder = try TemporaryDirectory()
+        // Two instances: one database and one hash key, each its own spool.
+        let servers = try (0..<2).map { index in
+            try startedServer(
+                try shippedConfiguration(
+                    logDatabase: postgres.url,
+                    settings: ["log.secretKeyFile": .string(folder.path + "/log.key"), "log.spoolFile": .string(folder.path + "/spool-\(index).sqlite")]))
+        }
+        let ports = servers.map(\.port)
+        let received = SharedCounter()
+        let perClient = 25_000
+        let restarts = SharedCounter()
+        ParallelThreads.run(5) { thread in
+            guard thread < 4 else {
+                // Restarts the database twice while the clients run: after about 30 % and 65 % of the requests.
+                for threshold in [30_000, 65_000] {
+                    while received.value < threshold { usleep(20_000) }
+                    if (try? postgres.restart()) != nil { _ = restarts.increment() }
+                }
+                return
+            }
+            guard let client = try? RawHTTPClient(port: ports[thread % 2]) else { return }
+            for request in 0..<perClient {
+                let target = request % 3 == 0 ? "/.well-known/apple-app-site-association" : "/addfriend?code=C\(thread)x\(request)&utm_campaign=fleet"
+                let host = request % 3 == 0 ? "forums.somethingawful.com" : "rowhni.com"
+                if let response = try? client.request("GET", target, host: host), response.status == 200 { _ = received.increment() }
+            }
+        }
+        #expect(restarts.value == 2)
+        #expect(received.value == 4 * perClient)
+        // Both writers catch up (their spools replayed) before they are stopped.
+        for server in servers {
+            var caughtUp = false
+            for _ in 0..<1200 {
+                if let status = server.logStatus, status.isHealthy, status.pending == 0 {
+                    caughtUp = true
+                    break
+                }
+                usleep(100_000)
+            }
+            #expect(caughtUp, "\(String(describing: server.logStatus))")
+        }
+        let written = servers.compactMap { $0.stop() }
+        #expect(written.map(\.dropped) == [0, 0] && written.map(\.abandonedAtStop) == [0, 0], "\(written)")
+
+        let stats = try ChildProcess.run(ProjectPaths.linkhostBinary, ["stats", "--by", "kind", "--format", "json", "--db", postgres.url])
+        #expect(stats.status == 0, "\(stats.error)")
+        let total = try JSONParser().parse(stats.output).arrayElements?.compactMap { $0["hits"]?.numberValue?.intValue }.reduce(0, +)
+        #expect(total == received.value, "\(stats.output)")
+    }
 }

@@ -51,6 +51,22 @@ extension LogRecord {
         ]
     }
 
+    /// The record whose `columnValues` these are (a spooled row read back). The `params` JSON is read
+    /// back into `trackedParameters`; anything unreadable there is left out.
+    package init(columnValues values: [SQLValue]) {
+        func text(_ index: Int) -> String? { values.indices.contains(index) ? values[index].text : nil }
+        func integer(_ index: Int) -> Int64 { values.indices.contains(index) ? values[index].integer ?? 0 : 0 }
+        var parameters: [(name: String, value: String)] = []
+        if let json = text(14), case .object(let members)? = try? JSONParser().parse(json) {
+            parameters = members.compactMap { member in member.value.stringValue.map { (member.key, $0) } }
+        }
+        self.init(
+            timestampMilliseconds: integer(0), siteID: text(1), host: text(2) ?? "", method: text(3) ?? "", path: text(4) ?? "", kind: text(5) ?? "",
+            rule: text(6), status: Int(integer(7)), durationMicroseconds: integer(8), utmSource: text(9), utmMedium: text(10), utmCampaign: text(11),
+            utmTerm: text(12), utmContent: text(13), trackedParameters: parameters, referrer: text(15), userAgent: text(16), clientClass: text(17),
+            clientAddress: text(18), event: text(19), secretToken: text(20))
+    }
+
     private static func capped(_ text: String, to maximumBytes: Int) -> String {
         guard text.utf8.count > maximumBytes else { return text }
         var end = text.utf8.index(text.utf8.startIndex, offsetBy: maximumBytes)

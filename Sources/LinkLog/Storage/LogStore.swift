@@ -11,10 +11,27 @@ public protocol LogStore: AnyObject {
     /// tables (`RollupTable.counts`) and `droppedRecords` to the dropped counter, all in one
     /// transaction: either everything is in the database or nothing is, so the rollups are never out
     /// of step with the hits.
-    func insert(_ records: [LogRecord], droppedRecords: Int) throws
+    /// With a `marker`, its mark is recorded in the same transaction (`markedSequence`).
+    func insert(_ records: [LogRecord], droppedRecords: Int, marker: LogBatchMarker?) throws
+
+    /// The highest sequence marked for `key`, `nil` when none was.
+    func markedSequence(_ key: String) throws -> Int64?
+
+    /// Why rows are kept somewhere safe rather than where they belong (a local spool while the
+    /// database is away), for the writer's status; `nil` when all is well.
+    var degradation: String? { get }
 
     /// Deletes hits before `cutoffMilliseconds` and the rollup rows of the buckets before it, in one
     /// transaction; returns how many hits went. The cutoff is the start of a bucket of
     /// `RollupGrain.coarsest`, so no rollup row is cut in two.
     func deleteRows(before cutoffMilliseconds: Int64) throws -> Int
+}
+
+extension LogStore {
+    /// Inserts without a batch mark.
+    public func insert(_ records: [LogRecord], droppedRecords: Int) throws {
+        try insert(records, droppedRecords: droppedRecords, marker: nil)
+    }
+
+    public var degradation: String? { nil }
 }

@@ -4,6 +4,9 @@ public struct LogWriterStatus: Sendable, Equatable, CustomStringConvertible {
     /// Whether the last attempt to reach the database worked.
     public enum Health: String, Sendable, CaseIterable {
         case healthy
+        /// Rows are kept safe, but not where they belong yet (a local spool while the database is
+        /// away); `lastError` says why.
+        case degraded
         case failing
     }
 
@@ -46,7 +49,7 @@ public struct LogWriterStatus: Sendable, Equatable, CustomStringConvertible {
         var text = "hit log \(health.rawValue): \(written) written, \(pending) pending, \(dropped) dropped"
         if rejectedAfterStop > 0 { text += ", \(rejectedAfterStop) refused after stop" }
         if abandonedAtStop > 0 { text += ", \(abandonedAtStop) lost at stop" }
-        if health == .failing, let lastError { text += " — \(lastError)" }
+        if health != .healthy, let lastError { text += " — \(lastError)" }
         return text
     }
 }

@@ -16,6 +16,11 @@ struct WriterCycle {
     private var retryDelay: Duration
     private var nextAttempt = MonotonicInstant.now()
     private var nextRetention: MonotonicInstant?
+    /// While the store is degraded (rows in a local spool), when to give it a turn without new rows,
+    /// so it can catch up even when no requests come.
+    private var nextCatchUp: MonotonicInstant?
+    private static let catchUpInterval: Duration = .seconds(1)
+    private var isDegraded = false
     /// Set once the writer has seen the stop request.
     private var stopDeadline: MonotonicInstant?
 
@@ -87,14 +92,15 @@ struct WriterCycle {
         let store: any LogStore
         do {
             store = try openIfNeeded(lock)
-            if !batch.isEmpty || droppedToRecord > 0 {
+            let catchUpDue = nextCatchUp.map { MonotonicInstant.now() >= $0 } ?? false
+            if !batch.isEmpty || droppedToRecord > 0 || catchUpDue {
                 try store.insert(batch.map { $0.cappingText(to: configuration.maximumTextBytes) }, droppedRecords: droppedToRecord)
             }
         } catch {
             recordFault(error, lock)
             return
         }
-        recordSuccess(lock)
+        recordSuccess(lock, degradation: store.degradation)
         applyRetentionIfDue(store, lock)
     }
 
@@ -139,11 +145,22 @@ struct WriterCycle {
             if deleted > 0 { lock.withLock { $0.retentionDeletedRows += deleted } }
             nextRetention = MonotonicInstant.now().advanced(by: configuration.retentionInterval)
         }
+        // A store that opens with rows kept aside (a spool from an earlier run) gets its first turn at once.
+        if opened.degradation != nil { nextCatchUp = MonotonicInstant.now() }
         store = opened
         return opened
     }
 
-    private mutating func recordSuccess(_ lock: WriterStateLock) {
+    private mutating func recordSuccess(_ lock: WriterStateLock, degradation: String?) {
+        nextCatchUp = degradation == nil ? nil : MonotonicInstant.now().advanced(by: Self.catchUpInterval)
+        if (degradation != nil) != isDegraded {
+            if let degradation {
+                logger.error("the hit log keeps rows aside: \(degradation)", metadata: ["database": "\(configuration.database.displayName)"])
+            } else {
+                logger.notice("the hit log rows kept aside are all written", metadata: ["database": "\(configuration.database.displayName)"])
+            }
+            isDegraded = degradation != nil
+        }
         let count = batch.count
         lastWrittenCount = count
         let drops = droppedToRecord
@@ -153,7 +170,8 @@ struct WriterCycle {
             state.droppedInDatabase += drops
             state.inFlight = 0
             state.firstOpenAttempted = true
-            state.health = .healthy
+            state.health = degradation == nil ? .healthy : .degraded
+            if let degradation { state.lastError = degradation }
             state.failingSinceMilliseconds = nil
             state.consecutiveFailures = 0
         }
@@ -220,7 +238,12 @@ struct WriterCycle {
             guard let instant else { return }
             wakeUp = wakeUp.map { min($0, instant) } ?? instant
         }
-        if isFailing { consider(nextAttempt) } else if store != nil { consider(nextRetention) }
+        if isFailing {
+            consider(nextAttempt)
+        } else if store != nil {
+            consider(nextRetention)
+            consider(nextCatchUp)
+        }
         consider(stopDeadline)
         return wakeUp
     }

@@ -133,6 +133,9 @@ public struct LogSettings: Sendable, Equatable {
     /// Where a PostgreSQL log's key that hashes secret parameters is kept (a SQLite log keeps its
     /// key beside the file, `<file>.key`). Instances writing into one database must share it.
     public var secretKeyFile: String
+    /// Where a PostgreSQL log's writer keeps batches while the server cannot be reached (a SQLite
+    /// file, replayed in order once it is back).
+    public var spoolFile: String
     /// How client addresses are stored: truncated (IPv4 /24, IPv6 /48) or not at all.
     public var clientAddress: ClientAddressPolicy
     /// Rows older than this many days are deleted; 0 keeps everything.
@@ -145,15 +148,18 @@ public struct LogSettings: Sendable, Equatable {
     public static let defaultDatabase = "data/linkhost.sqlite"
     /// The hash key of a PostgreSQL log, unless `secretKeyFile` says otherwise (from the config's folder).
     public static let defaultSecretKeyFile = "data/linkhost.key"
+    /// A PostgreSQL log's local spool, unless `spoolFile` says otherwise (from the config's folder).
+    public static let defaultSpoolFile = "data/linkhost-spool.sqlite"
 
     public init(
         enabled: Bool = true, databasePath: String = LogSettings.defaultDatabase, secretKeyFile: String = LogSettings.defaultSecretKeyFile,
-        clientAddress: ClientAddressPolicy = .truncated, retentionDays: Int = 90,
+        spoolFile: String = LogSettings.defaultSpoolFile, clientAddress: ClientAddressPolicy = .truncated, retentionDays: Int = 90,
         trackedParameters: [String] = ["from"], queueCapacity: Int = 65_536
     ) {
         self.enabled = enabled
         self.databasePath = databasePath
         self.secretKeyFile = secretKeyFile
+        self.spoolFile = spoolFile
         self.clientAddress = clientAddress
         self.retentionDays = retentionDays
         self.trackedParameters = trackedParameters

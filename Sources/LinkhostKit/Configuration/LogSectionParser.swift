@@ -4,13 +4,15 @@ import OrderedJSON
 
 /// Reads the `log` object: whether hits are logged, where, and what is kept.
 struct LogSectionParser {
-    static let allowedKeys = ["enabled", "database", "secretKeyFile", "clientAddress", "retentionDays", "trackedParameters", "queueCapacity"]
+    static let allowedKeys = ["enabled", "database", "secretKeyFile", "spoolFile", "clientAddress", "retentionDays", "trackedParameters", "queueCapacity"]
 
     let problems: ConfigurationProblems
     let paths: PathResolver
 
     func read(_ root: ConfigObjectReader) -> LogSettings {
-        var settings = LogSettings(databasePath: paths.resolve(LogSettings.defaultDatabase), secretKeyFile: paths.resolve(LogSettings.defaultSecretKeyFile))
+        var settings = LogSettings(
+            databasePath: paths.resolve(LogSettings.defaultDatabase), secretKeyFile: paths.resolve(LogSettings.defaultSecretKeyFile),
+            spoolFile: paths.resolve(LogSettings.defaultSpoolFile))
         guard let reader = root.object("log", what: "the log settings", allowedKeys: Self.allowedKeys) else { return settings }
         settings.enabled = reader.bool("enabled", default: true)
         if let path = reader.string("database", fix: "write the SQLite file's path, e.g. \"data/linkhost.sqlite\", or a postgresql:// URL") {
@@ -27,6 +29,13 @@ struct LogSectionParser {
                 problems.add(reader.path.appending("secretKeyFile"), "the key file's path is empty", fix: "write e.g. \"data/linkhost.key\"")
             } else {
                 settings.secretKeyFile = paths.resolve(path)
+            }
+        }
+        if let path = reader.string("spoolFile", fix: "write the spool file's path, e.g. \"data/linkhost-spool.sqlite\"") {
+            if path.isEmpty {
+                problems.add(reader.path.appending("spoolFile"), "the spool file's path is empty", fix: "write e.g. \"data/linkhost-spool.sqlite\"")
+            } else {
+                settings.spoolFile = paths.resolve(path)
             }
         }
         if let policy = reader.string("clientAddress", fix: "use one of \(ClientAddressPolicy.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))") {

@@ -41,7 +41,7 @@ final class HitLogger: Sendable {
         self.sites = rules
         var writerLogger = logger
         writerLogger[metadataKey: "component"] = "log"
-        let database = LogDatabaseLocator.database(at: settings.databasePath, secretKeyFile: settings.secretKeyFile)
+        let database = LogDatabaseLocator.database(at: settings.databasePath, secretKeyFile: settings.secretKeyFile, spoolFile: settings.spoolFile)
         writer = try LogWriter(
             configuration: LogWriterConfiguration(
                 database: database, queueCapacity: settings.queueCapacity, retentionDays: settings.retentionDays, logger: writerLogger))
