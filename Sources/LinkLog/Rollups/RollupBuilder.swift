@@ -70,8 +70,9 @@ public struct RollupBuilder {
                 try connection.execute("DELETE FROM \(set.table(grain))\(bucketClauses(&arguments))", arguments.values)
             }
         }
-        // The full hours from the hits; every other table from the full hours (far fewer rows than the
-        // hits): the narrower families' hours, then each family's days from its hours.
+        // The full hours from the hits; every other table from hours already built (far fewer rows
+        // than the hits): each narrower family's hours from the narrowest family that has its columns,
+        // then each family's days from its hours.
         let full = RollupTableSet.all
         var arguments = SQLArguments(dialect: connection.dialect)
         let hitClauses = SQLCondition.timeClauses(since: chunk.since, until: chunk.until, column: "ts_ms", into: &arguments)
@@ -85,7 +86,7 @@ public struct RollupBuilder {
         for set in RollupTableSet.allCases {
             let columns = set.columns.joined(separator: ", ")
             var targets: [(table: String, time: String, source: String)] = [(set.table(.day), RollupGrain.day.bucketExpression(bucket), set.table(.hour))]
-            if set != full { targets.insert((set.table(.hour), bucket, full.table(.hour)), at: 0) }
+            if set != full { targets.insert((set.table(.hour), bucket, set.rebuildSource.table(.hour)), at: 0) }
             for target in targets {
                 var arguments = SQLArguments(dialect: connection.dialect)
                 try connection.execute(

@@ -37,6 +37,13 @@ public enum RollupTableSet: String, Sendable, CaseIterable {
         "\(rawValue)_\(grain == .hour ? "hourly" : "daily")"
     }
 
+    /// The family this one's hours are summed from in a rebuild: the narrowest one built before it
+    /// (in `allCases` order) that has all its columns, so each reads as few rows as it can.
+    var rebuildSource: RollupTableSet {
+        let earlier = RollupTableSet.allCases.prefix { $0 != self }
+        return earlier.filter { Set(columns).isSubset(of: $0.columns) }.min { $0.columns.count < $1.columns.count } ?? .all
+    }
+
     /// The narrowest family that has all of `columns`.
     static func narrowest(containing columns: Set<String>) -> RollupTableSet {
         narrowestFirst.first { columns.isSubset(of: $0.columns) } ?? .all
