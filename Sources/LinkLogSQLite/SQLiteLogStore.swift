@@ -84,7 +84,7 @@ final class SQLiteLogStore: LogStore {
         try connection.transaction(.immediate) {
             for record in records {
                 defer { insertHit.reset() }
-                for (offset, value) in record.columnValues.enumerated() { try insertHit.bind(value, at: offset + 1) }
+                try bind(record)
                 _ = try insertHit.step()
             }
             for (set, grain, counts) in RollupTable.counts(of: records) {
@@ -105,6 +105,32 @@ final class SQLiteLogStore: LogStore {
 
     func markedSequence(_ key: String) throws -> Int64? {
         try connection.queryInteger("SELECT value FROM meta WHERE key = ?1", [.text(LogBatchMarker(key: key, sequence: 0).metaKey)])
+    }
+
+    /// Binds `record` to the insert in `HitTable.insertColumns` order, field by field: this runs for
+    /// every hit, and building `LogRecord.columnValues` would allocate an array per row.
+    private func bind(_ record: LogRecord) throws {
+        try insertHit.bind(integer: record.timestampMilliseconds, at: 1)
+        try insertHit.bind(text: record.siteID, at: 2)
+        try insertHit.bind(text: record.host, at: 3)
+        try insertHit.bind(text: record.method, at: 4)
+        try insertHit.bind(text: record.path, at: 5)
+        try insertHit.bind(text: record.kind, at: 6)
+        try insertHit.bind(text: record.rule, at: 7)
+        try insertHit.bind(integer: Int64(record.status), at: 8)
+        try insertHit.bind(integer: record.durationMicroseconds, at: 9)
+        try insertHit.bind(text: record.utmSource, at: 10)
+        try insertHit.bind(text: record.utmMedium, at: 11)
+        try insertHit.bind(text: record.utmCampaign, at: 12)
+        try insertHit.bind(text: record.utmTerm, at: 13)
+        try insertHit.bind(text: record.utmContent, at: 14)
+        try insertHit.bind(text: record.parametersJSON, at: 15)
+        try insertHit.bind(text: record.referrer, at: 16)
+        try insertHit.bind(text: record.userAgent, at: 17)
+        try insertHit.bind(text: record.clientClass, at: 18)
+        try insertHit.bind(text: record.clientAddress, at: 19)
+        try insertHit.bind(text: record.event, at: 20)
+        try insertHit.bind(text: record.secretToken, at: 21)
     }
 
     /// Adds `count` hits to the rollup row of `key`, making the row when there is none.

@@ -12,7 +12,9 @@ struct PostgreSQLHitLogTests {
     @Test func aServerLogsIntoPostgreSQLAndTheCLIReadsItWithoutShowingThePassword() throws {
         let postgres = try TemporaryPostgreSQL()
         let folder = try TemporaryDirectory()
-        let configuration = try shippedConfiguration(logDatabase: postgres.url, settings: ["log.secretKeyFile": .string(folder.path + "/log.key")])
+        let configuration = try shippedConfiguration(
+            logDatabase: postgres.url,
+            settings: ["log.secretKeyFile": .string(folder.path + "/log.key"), "log.spoolFile": .string(folder.path + "/spool.sqlite")])
         // A URL is taken as it is, not as a path in the config's folder.
         #expect(configuration.log.databasePath == postgres.url)
         let server = try startedServer(configuration)

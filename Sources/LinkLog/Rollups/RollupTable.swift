@@ -19,8 +19,12 @@ package enum RollupTable {
     /// are summed from the full hour counts, and its day counts from its hour counts: far fewer than
     /// the records).
     package static func counts(of records: [LogRecord]) -> [(set: RollupTableSet, grain: RollupGrain, counts: [RollupKey: Int64])] {
+        // Grouped first by the record's own fields (no array per record), then made keys.
+        var grouped: [RollupHourFields: Int64] = [:]
+        for record in records { grouped[RollupHourFields(record), default: 0] += 1 }
         var full: [RollupKey: Int64] = [:]
-        for record in records { full[RollupKey(record, grain: .hour), default: 0] += 1 }
+        full.reserveCapacity(grouped.count)
+        for (fields, count) in grouped { full[RollupKey(fields.record, grain: .hour), default: 0] += count }
         var result: [(set: RollupTableSet, grain: RollupGrain, counts: [RollupKey: Int64])] = []
         for set in RollupTableSet.allCases {
             var hours: [RollupKey: Int64] = [:]

@@ -1,6 +1,6 @@
 /// A database the hit log can live in, as the rest of the log sees it: something the writer opens a
 /// `LogStore` on and the reader opens a `LogSQLConnection` on. One implementation per database
-/// engine sits in its own module over its C library (`LinkLogSQLite` for SQLite); nothing
+/// engine sits in its own module over its C library (`LinkLogSQLite`, `LinkLogPostgreSQL`); nothing
 /// in this module, nor anything above the log, knows which one it has.
 public protocol LogDatabase: Sendable {
     /// Where the log is, fit to show in a status page or a message: a file path, or a URL without
