@@ -52,7 +52,9 @@ struct RealServerTests {
         #expect(error?.code?.isEmpty == false)
         #expect(error?.detail.isEmpty == false)
         #expect(error?.attempts == 1)
-        #expect(elapsed < 2, "a 401 must not wait for a retry")
+        // The attempt count is the proof; the time only guards against a retry pause sneaking in
+        // (bounded loosely: a loaded CI machine can take seconds for one local request).
+        #expect(elapsed < 10, "a 401 must not wait for a retry")
         for text in [error.map(String.init(describing:)), error?.localizedDescription, error?.detail, error?.code] {
             #expect(text?.contains(wrongKey) == false)
             #expect(text?.contains(Self.key) == false)
@@ -112,7 +114,8 @@ struct RealServerTests {
         let cancelled = ProcessInfo.processInfo.systemUptime
         report.cancel()
         await #expect(throws: CancellationError.self) { try await report.value }
-        #expect(ProcessInfo.processInfo.systemUptime - cancelled < 1, "the report went on after the task was cancelled")
+        // Uncancelled, the policy would go on for up to 20 s; ending well before that is the point.
+        #expect(ProcessInfo.processInfo.systemUptime - cancelled < 8, "the report went on after the task was cancelled")
         // A server that comes up now gets nothing from the cancelled report.
         let server = try LinkhostServer(port: port, ingestKey: Self.key)
         try await Task.sleep(nanoseconds: 2_000_000_000)
