@@ -34,12 +34,10 @@ public struct AASAMatcher: Sendable {
     /// Decides what the file says about `url`.
     public func match(_ url: AASAURL, options: AASAMatchOptions = AASAMatchOptions()) -> AASAMatchResult {
         let domain = options.domain ?? url.host
-        if let wanted = options.domain, let host = url.host, !Self.sameHost(wanted, host: host, port: url.port) {
+        if let refusal = Self.refusal(of: url, options: options) {
             return AASAMatchResult(
                 url: url, domain: domain, decision: .none, rule: nil, appIDs: [], appDecisions: [],
-                closestRule: nil,
-                explanation: "Input domain \"\(wanted)\" did not match input URL's domain \"\(host)\".",
-                isOnAnotherHost: true)
+                closestRule: nil, explanation: refusal.description, refusal: refusal)
         }
         let prepared = PreparedURL(url)
         let considered = entries.filter { options.appID.map($0.source.appIDs.contains) ?? true }
@@ -64,7 +62,7 @@ public struct AASAMatcher: Sendable {
             let miss = explainer.explainMiss()
             return AASAMatchResult(
                 url: url, domain: domain, decision: .none, rule: nil, appIDs: [], appDecisions: [],
-                closestRule: miss.closest, explanation: miss.text, isOnAnotherHost: false)
+                closestRule: miss.closest, explanation: miss.text)
         }
         let apps = appDecisions.filter { $0.detailsIndex == detailsIndex && $0.decision == deciding.decision }.map(\.appID)
         let reference = AASARuleReference(
@@ -73,7 +71,17 @@ public struct AASAMatcher: Sendable {
         let explanation = explainer.explainDecision(deciding.decision, entry: entry, reference: reference, apps: apps, all: appDecisions)
         return AASAMatchResult(
             url: url, domain: domain, decision: deciding.decision, rule: reference, appIDs: apps,
-            appDecisions: appDecisions, closestRule: nil, explanation: explanation, isOnAnotherHost: false)
+            appDecisions: appDecisions, closestRule: nil, explanation: explanation)
+    }
+
+    /// Why `url` is not a link this file can decide, checked before any rule: a scheme other than
+    /// https, then a host other than the domain.
+    static func refusal(of url: AASAURL, options: AASAMatchOptions) -> AASAURLRefusal? {
+        if let scheme = url.scheme, scheme != "https" { return .notHTTPS(scheme: scheme) }
+        if let wanted = options.domain, let host = url.host, !sameHost(wanted, host: host, port: url.port) {
+            return .anotherHost(domain: wanted, host: host)
+        }
+        return nil
     }
 
     /// Host equality ignoring case and a trailing dot; a port in `domain` must equal the URL's port.

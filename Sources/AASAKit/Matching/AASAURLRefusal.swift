@@ -1,0 +1,23 @@
+/// Why a URL gets decision `none` before any rule of the file is read: it is not a link the file
+/// can speak for.
+public enum AASAURLRefusal: Sendable, Hashable, CustomStringConvertible {
+    /// The scheme is not `https` (lower-cased as parsed): `http`, `ftp`, a custom scheme.
+    ///
+    /// Decision: universal links are `https` URLs only. An `http` link to an associated domain opens
+    /// in Safari and never in the app, and any other scheme is not a web link at all, so no rule is
+    /// consulted. A path-only URL (no scheme) is taken as an `https` link on the file's domain.
+    case notHTTPS(scheme: String)
+    /// The host is not the domain the file is served for.
+    case anotherHost(domain: String, host: String)
+
+    public var description: String {
+        switch self {
+        case .notHTTPS(let scheme):
+            scheme == "http"
+                ? "the URL is http; universal links are https only, and iOS opens an http link in the browser, never in the app"
+                : "the URL's scheme is \"\(scheme)\"; universal links are https URLs only, so no rule applies"
+        case .anotherHost(let domain, let host):
+            "Input domain \"\(domain)\" did not match input URL's domain \"\(host)\"."
+        }
+    }
+}
