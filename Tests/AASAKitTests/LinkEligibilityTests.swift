@@ -34,3 +34,47 @@ struct LinkEligibilityTests {
         #expect(result.refusal == nil)
     }
 }
+
+extension LinkEligibilityTests {
+    @Test(arguments: [
+        // A domain without a port covers the default https port only.
+        ("https://example.com/x", "example.com", AASADecision.match),
+        ("https://example.com:443/x", "example.com", .match),
+        ("https://example.com:8443/x", "example.com", .none),
+        ("https://example.com:80/x", "example.com", .none),
+        // A domain with a port covers that port only.
+        ("https://example.com:8443/x", "example.com:8443", .match),
+        ("https://example.com/x", "example.com:8443", .none),
+        ("https://example.com:9000/x", "example.com:8443", .none),
+        ("https://example.com/x", "example.com:443", .match),
+        ("https://[::1]:8443/x", "[::1]:8443", .match),
+        ("https://[::1]/x", "::1", .match),
+        ("https://[::1]:8443/x", "::1", .none),
+    ])
+    func portsFollowTheDomain(url: String, domain: String, expected: AASADecision) throws {
+        let result = try Fixtures.matcher(Self.everything).match(url, options: AASAMatchOptions(domain: domain))
+        #expect(result.decision == expected)
+        if expected == .none {
+            guard case .anotherPort = result.refusal else {
+                Issue.record("expected a port refusal, got \(String(describing: result.refusal))")
+                return
+            }
+            #expect(result.isOnAnotherHost)
+            #expect(result.explanation.contains("port"), "\(result.explanation)")
+        }
+    }
+
+    @Test func portRefusalSaysWhichPortTheDomainCovers() throws {
+        let matcher = try Fixtures.matcher(Self.everything)
+        let noPort = try matcher.match("https://example.com:8443/x", options: AASAMatchOptions(domain: "example.com"))
+        #expect(noPort.explanation == #"the URL is on port 8443, but the domain "example.com" has no port, which covers only https's default port 443"#)
+        #expect(noPort.swcutilVerifyLines() == [#"Input domain "example.com" did not match input URL's domain "example.com:8443"."#])
+        let withPort = try matcher.match("https://example.com/x", options: AASAMatchOptions(domain: "example.com:8443"))
+        #expect(withPort.explanation == #"the URL is on port 443 (the default), but the domain "example.com:8443" covers only port 8443"#)
+    }
+
+    /// Without a domain the file is taken as served for the URL's own host and port.
+    @Test func withoutADomainAnyPortIsTheURLsOwn() throws {
+        #expect(try Fixtures.matcher(Self.everything).decision("https://example.com:8443/x") == .match)
+    }
+}

@@ -34,10 +34,12 @@ public struct AASAMatchResult: Sendable {
         self.refusal = refusal
     }
 
-    /// Whether the URL was refused because its host is not the given domain.
+    /// Whether the URL was refused because its host (or port) is not the given domain's.
     public var isOnAnotherHost: Bool {
-        if case .anotherHost = refusal { return true }
-        return false
+        switch refusal {
+        case .anotherHost?, .anotherPort?: true
+        case .notHTTPS?, nil: false
+        }
     }
 
     /// Index of the deciding `details` entry, `nil` for `none`.
@@ -51,8 +53,15 @@ public struct AASAMatchResult: Sendable {
     /// app that matched or was blocked, else "Input JSON did not match input URL.". A URL that is not
     /// https gets that last line too: no recording shows swcutil's words for it (an inference).
     public func swcutilVerifyLines() -> [String] {
-        if case .anotherHost(let domain, let host) = refusal {
+        switch refusal {
+        case .anotherHost(let domain, let host)?:
             return ["Input domain \"\(domain)\" did not match input URL's domain \"\(host)\"."]
+        case .anotherPort(let domain, let port, _)?:
+            // Not recorded: the domain line with the URL's host and port, as swcutil would compare them.
+            let authority = (url.host ?? "") + (port.map { ":\($0)" } ?? "")
+            return ["Input domain \"\(domain)\" did not match input URL's domain \"\(authority)\"."]
+        case .notHTTPS?, nil:
+            break
         }
         let lines = appDecisions.compactMap { decided -> String? in
             let head = "{ s = applinks, a = \(decided.appID), d = \(domain ?? "") }: Pattern \"\(url.text)\""

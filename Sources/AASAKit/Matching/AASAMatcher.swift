@@ -75,26 +75,14 @@ public struct AASAMatcher: Sendable {
     }
 
     /// Why `url` is not a link this file can decide, checked before any rule: a scheme other than
-    /// https, then a host other than the domain.
+    /// https, then a host other than the domain, then a port the domain does not cover.
     static func refusal(of url: AASAURL, options: AASAMatchOptions) -> AASAURLRefusal? {
         if let scheme = url.scheme, scheme != "https" { return .notHTTPS(scheme: scheme) }
-        if let wanted = options.domain, let host = url.host, !sameHost(wanted, host: host, port: url.port) {
-            return .anotherHost(domain: wanted, host: host)
-        }
+        guard let wanted = options.domain, let host = url.host else { return nil }
+        let domain = DomainName(wanted)
+        guard domain.matches(host: host) else { return .anotherHost(domain: wanted, host: host) }
+        let expected = domain.port ?? DomainName.httpsPort
+        guard (url.port ?? DomainName.httpsPort) == expected else { return .anotherPort(domain: wanted, port: url.port, expected: expected) }
         return nil
-    }
-
-    /// Host equality ignoring case and a trailing dot; a port in `domain` must equal the URL's port.
-    static func sameHost(_ domain: String, host: String, port: Int?) -> Bool {
-        var wantedHost = Substring(domain.lowercased())
-        var wantedPort: Int?
-        if !wantedHost.hasSuffix("]"), let colon = wantedHost.lastIndex(of: ":"), let number = Int(wantedHost[wantedHost.index(after: colon)...]) {
-            wantedPort = number
-            wantedHost = wantedHost[..<colon]
-        }
-        if wantedHost.hasPrefix("["), wantedHost.hasSuffix("]") { wantedHost = wantedHost.dropFirst().dropLast() }
-        func trimmed(_ text: Substring) -> Substring { text.hasSuffix(".") ? text.dropLast() : text }
-        guard trimmed(wantedHost) == trimmed(Substring(host.lowercased())) else { return false }
-        return wantedPort == nil || wantedPort == port
     }
 }

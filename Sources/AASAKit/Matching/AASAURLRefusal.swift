@@ -9,6 +9,9 @@ public enum AASAURLRefusal: Sendable, Hashable, CustomStringConvertible {
     case notHTTPS(scheme: String)
     /// The host is not the domain the file is served for.
     case anotherHost(domain: String, host: String)
+    /// The host is the domain's, but the port is not the one the domain covers: the port the domain
+    /// names, or https's default 443 when it names none. `port` is the URL's, `nil` when not written.
+    case anotherPort(domain: String, port: Int?, expected: Int)
 
     public var description: String {
         switch self {
@@ -18,6 +21,10 @@ public enum AASAURLRefusal: Sendable, Hashable, CustomStringConvertible {
                 : "the URL's scheme is \"\(scheme)\"; universal links are https URLs only, so no rule applies"
         case .anotherHost(let domain, let host):
             "Input domain \"\(domain)\" did not match input URL's domain \"\(host)\"."
+        case .anotherPort(let domain, let port, let expected):
+            expected == 443
+                ? "the URL is on port \(port.map(String.init) ?? "443"), but the domain \"\(domain)\" has no port, which covers only https's default port 443"
+                : "the URL is on port \(port.map(String.init) ?? "443 (the default)"), but the domain \"\(domain)\" covers only port \(expected)"
         }
     }
 }
