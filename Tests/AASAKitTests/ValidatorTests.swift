@@ -71,6 +71,10 @@ struct ValidatorTests {
             .patternTooComplex, .error, ##"applinks.details[0].components[0]["#"]"##,
             ##"{"applinks": {"substitutionVariables": {"v": [\##((0..<2_000).map { "\"long-value-number-\($0)\"" }.joined(separator: ","))]}, "details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a", "#": "$(v)$(v)"}]}]}}"##
         ),
+        Case(.wholeSiteExclusion, .error, "applinks.details[0].components[0]", component(#"{"/": "*", "exclude": true}, {"/": "/a"}"#)),
+        Case(
+            .wholeSiteExclusionShadows, .warning, "applinks.details[0].components[1]",
+            component(#"{"/": "/a"}, {"/": "/*", "exclude": true}, {"/": "/b"}"#)),
         Case(.unknownVariable, .error, #"applinks.details[0].components[0]["?"].id"#, component(#"{"/": "/a", "?": {"id": "$(nope)"}}"#)),
         Case(.unterminatedVariable, .error, #"applinks.details[0].components[0]["/"]"#, component(#"{"/": "/a/$(lang"}"#)),
         Case(

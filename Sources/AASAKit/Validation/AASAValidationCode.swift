@@ -49,6 +49,11 @@ public enum AASAValidationCode: String, CaseIterable, Sendable, Hashable, Compar
     case nonASCIIPatternWhileEncoded = "AASA023"
     /// A pattern can never match because it expands to too many matching steps.
     case patternTooComplex = "AASA024"
+    /// An exclusion of every URL (`{"/": "*", "exclude": true}`, `"NOT *"`) before every rule that
+    /// opens the app: no link of the entry's apps opens.
+    case wholeSiteExclusion = "AASA025"
+    /// An exclusion of every URL after some rules that open the app: every rule after it is dead.
+    case wholeSiteExclusionShadows = "AASA026"
     /// `$(name)` names no variable; the pattern never matches.
     case unknownVariable = "AASA030"
     /// `$(` is never closed; the pattern never matches.
@@ -66,12 +71,12 @@ public enum AASAValidationCode: String, CaseIterable, Sendable, Hashable, Compar
     public var severity: AASASeverity {
         switch self {
         case .notJSON, .rootNotObject, .fileTooLarge, .wrongType, .malformedAppID, .entryWithoutApp,
-            .nonStringQueryPredicate, .patternTooComplex, .unknownVariable, .unterminatedVariable,
+            .nonStringQueryPredicate, .patternTooComplex, .wholeSiteExclusion, .unknownVariable, .unterminatedVariable,
             .variableInVariableValue, .invalidVariableName:
             .error
         case .byteOrderMark, .duplicateKey, .unknownKey, .noAppLinks, .noDetails, .unusualTeamID, .appIDAndAppIDs,
             .entryWithoutRules, .pathsBesideComponents, .appInSeveralEntries, .legacyDetailsDictionary,
-            .legacyAppsNotEmpty, .shadowedRule, .wholeSiteCatchAll, .nonASCIIPatternWhileEncoded,
+            .legacyAppsNotEmpty, .shadowedRule, .wholeSiteCatchAll, .wholeSiteExclusionShadows, .nonASCIIPatternWhileEncoded,
             .variableShadowsPredefined, .emptyVariable:
             .warning
         }
