@@ -82,7 +82,7 @@ public struct AASAValidator: Sendable {
                     fix: "write \"details\": [ { \"appIDs\": [\"<app ID>\"], \"paths\": [...] } ]"))
         }
         let variables = appLinks.substitutionVariables
-        findings += VariableChecks.findings(for: variables)
+        findings += VariableChecks.findings(for: variables, referenced: VariableChecks.referencedNames(in: appLinks))
         if let defaults = appLinks.defaults {
             findings += PatternChecks.findings(
                 for: defaults, percentEncoded: defaults.percentEncoded ?? true,
@@ -130,6 +130,15 @@ public struct AASAValidator: Sendable {
             findings += PatternChecks.findings(
                 for: defaults, percentEncoded: merged.percentEncoded ?? true,
                 caseSensitive: merged.caseSensitive ?? true, variables: variables)
+        }
+        for path in entry.paths ?? [] {
+            if let intended = ExclusionLookalikes.intendedPattern(path.text, legacy: true) {
+                findings.append(ExclusionLookalikes.legacyFinding(path, intended: intended))
+            } else {
+                // Legacy paths compare the path as written and case-sensitively, with no variables.
+                findings += PatternChecks.findings(
+                    for: path.pattern, at: path.jsonPath, role: .urlPath, percentEncoded: true, caseSensitive: true, variables: nil)
+            }
         }
         let compiled = CompiledEntry(entry, domainDefaults: domainDefaults, variables: variables)
         if case .components(let components) = compiled.rules {
