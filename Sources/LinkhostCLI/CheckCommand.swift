@@ -33,15 +33,11 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let findings: [CheckFinding]
         if let aasa {
-            guard let data = FileManager.default.contents(atPath: aasa) else {
-                throw CLIFailure.unusableInput("--aasa \(aasa): cannot read the file")
-            }
-            findings = LinkhostCheck.check(aasaBytes: Array(data))
+            findings = LinkhostCheck.check(aasaBytes: try InputFile.bytes(at: aasa, flag: "--aasa"))
         } else {
             let path = config ?? "config.json"
-            guard FileManager.default.isReadableFile(atPath: path) else {
-                throw CLIFailure.unusableInput("--config \(path): cannot read the file")
-            }
+            // Read once for the reason it cannot be (missing, a folder, unreadable); the loader reads it again.
+            _ = try InputFile.bytes(at: path, flag: "--config")
             findings = LinkhostCheck.check(configPath: path)
         }
         let errors = findings.filter { $0.severity == .error }.count

@@ -43,11 +43,10 @@ struct MatchCommand: ParsableCommand {
     func run() throws {
         let explanation: LinkExplanation
         if let aasa {
-            guard let data = FileManager.default.contents(atPath: aasa) else {
-                throw CLIFailure.unusableInput("--aasa \(aasa): cannot read the file")
-            }
+            let bytes = try InputFile.bytes(at: aasa, flag: "--aasa")
+            guard !bytes.isEmpty else { throw CLIFailure.unusableInput("--aasa \(aasa): the file is empty (0 bytes); an AASA file is a JSON object") }
             do {
-                explanation = try LinkExplanation.explain(url, aasa: Array(data), domain: domain, appID: app)
+                explanation = try LinkExplanation.explain(url, aasa: bytes, domain: domain, appID: app)
             } catch {
                 throw CLIFailure.unusableInput("\(error)")
             }

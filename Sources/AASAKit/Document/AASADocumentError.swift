@@ -10,6 +10,8 @@ public enum AASADocumentError: Error, Sendable, Hashable, CustomStringConvertibl
 
     public var description: String {
         switch self {
+        case .notJSON(let error) where error.kind == .nestingTooDeep:
+            "the file is nested deeper than \(AASADocument.maximumNestingDepth) levels (line \(error.line), column \(error.column), under \(error.path.shortened().text)); an AASA file needs a handful"
         case .notJSON(let error): "not valid JSON: \(error)"
         case .rootNotObject(let found): "the top level is \(found); an apple-app-site-association file must be a JSON object"
         }

@@ -20,7 +20,7 @@ public enum AASAURLRefusal: Sendable, Hashable, CustomStringConvertible {
                 ? "the URL is http; universal links are https only, and iOS opens an http link in the browser, never in the app"
                 : "the URL's scheme is \"\(scheme)\"; universal links are https URLs only, so no rule applies"
         case .anotherHost(let domain, let host):
-            "Input domain \"\(domain)\" did not match input URL's domain \"\(host)\"."
+            "the URL's host \"\(host)\" is not \"\(domain)\", the domain the file is served for"
         case .anotherPort(let domain, let port, let expected):
             expected == 443
                 ? "the URL is on port \(port.map(String.init) ?? "443"), but the domain \"\(domain)\" has no port, which covers only https's default port 443"

@@ -41,8 +41,10 @@ struct CompiledComponent: Sendable {
             let matched = path.matches(prepared: parts.path)
             let detail =
                 matched
-                ? "\(label)path \"\(parts.pathText)\" matches \"\(path.source)\""
-                : "\(label)path \"\(parts.pathText)\" does not match \"\(path.source)\"" + (path.problem.map { " (it can never match: \($0))" } ?? "")
+                ? "\(label)path \"\(Elision.middle(parts.pathText))\" matches \"\(Elision.middle(path.source))\""
+                    + PathLeniency.note(for: PathLeniency.needed(by: path, path: parts.pathText))
+                : "\(label)path \"\(Elision.middle(parts.pathText))\" does not match \"\(Elision.middle(path.source))\""
+                    + (path.problem.map { " (it can never match: \($0))" } ?? "")
             outcomes.append(.init(part: .path, specified: true, matched: matched, detail: detail))
         } else {
             outcomes.append(.init(part: .path, specified: false, matched: true, detail: "any path"))
@@ -70,7 +72,7 @@ struct CompiledComponent: Sendable {
             return (
                 .init(
                     part: .query, specified: true, matched: true,
-                    detail: "the \"?\" dictionary is ignored (the predicate for \"\(name)\" is not a string), so any query matches"), 0
+                    detail: "the \"?\" dictionary is ignored (the predicate for \"\(Elision.middle(name))\" is not a string), so any query matches"), 0
             )
         case .string(let pattern):
             return (Self.checkWhole(pattern, text: parts.queryText, scalars: parts.query, presence: presence, label: label, part: .query), 0)
@@ -83,27 +85,33 @@ struct CompiledComponent: Sendable {
                 guard let (position, value) = outcome.firstFailure else {
                     satisfied += 1
                     let anyOrNone = constraint.pattern.matchesEverything ? " (any value or none)" : ""
-                    let item = "\(label)query item \"\(constraint.name)\""
+                    let item = "\(label)query item \"\(Elision.middle(constraint.name))\""
                     switch outcome.count {
-                    case 0: matchedDetails.append("\(item) is absent, which reads as \"\" and the pattern \"\(constraint.pattern.source)\" accepts\(anyOrNone)")
-                    case 1: matchedDetails.append("\(item) matches \"\(constraint.pattern.source)\"\(anyOrNone)")
-                    default: matchedDetails.append("\(item) matches \"\(constraint.pattern.source)\" in all \(outcome.count) occurrences\(anyOrNone)")
+                    case 0:
+                        matchedDetails.append(
+                            "\(item) is absent, which reads as \"\" and the pattern \"\(Elision.middle(constraint.pattern.source))\" accepts\(anyOrNone)")
+                    case 1: matchedDetails.append("\(item) matches \"\(Elision.middle(constraint.pattern.source))\"\(anyOrNone)")
+                    default:
+                        matchedDetails.append(
+                            "\(item) matches \"\(Elision.middle(constraint.pattern.source))\" in all \(outcome.count) occurrences\(anyOrNone)")
                     }
                     continue
                 }
                 guard failure == nil else { continue }
                 if outcome.count == 0 {
-                    failure = "\(label)query item \"\(constraint.name)\" is absent; \(ComponentCheck.emptyFailure(constraint.pattern))"
+                    failure = "\(label)query item \"\(Elision.middle(constraint.name))\" is absent; \(ComponentCheck.emptyFailure(constraint.pattern))"
                 } else if value.isEmpty {
                     failure =
-                        "\(label)query item \"\(constraint.name)\" is empty" + (outcome.count > 1 ? " in occurrence \(position + 1) of \(outcome.count)" : "")
+                        "\(label)query item \"\(Elision.middle(constraint.name))\" is empty"
+                        + (outcome.count > 1 ? " in occurrence \(position + 1) of \(outcome.count)" : "")
                         + "; \(ComponentCheck.emptyFailure(constraint.pattern))"
                 } else if outcome.count > 1 {
                     failure =
-                        "\(label)query item \"\(constraint.name)\" appears \(outcome.count) times and occurrence \(position + 1) is \"\(value)\", "
+                        "\(label)query item \"\(Elision.middle(constraint.name))\" appears \(outcome.count) times and occurrence \(position + 1) is \"\(Elision.middle(value))\", "
                         + "\(ComponentCheck.valueFailure(constraint.pattern)) (every occurrence must match)"
                 } else {
-                    failure = "\(label)query item \"\(constraint.name)\" is \"\(value)\", \(ComponentCheck.valueFailure(constraint.pattern))"
+                    failure =
+                        "\(label)query item \"\(Elision.middle(constraint.name))\" is \"\(Elision.middle(value))\", \(ComponentCheck.valueFailure(constraint.pattern))"
                 }
             }
             if let failure {
@@ -129,7 +137,7 @@ struct CompiledComponent: Sendable {
         switch presence {
         case .absent: subject = "the URL has no \(noun)"
         case .empty: subject = "the \(noun) is empty (nothing after \"\(delimiter)\")"
-        case .present: subject = "\(label)\(noun) \"\(text)\""
+        case .present: subject = "\(label)\(noun) \"\(Elision.middle(text))\""
         }
         guard pattern.matches(prepared: scalars) else {
             let detail =
@@ -141,10 +149,10 @@ struct CompiledComponent: Sendable {
         let anyOrNone = pattern.matchesEverything ? " (any \(noun) or none)" : ""
         let detail =
             presence == .present
-            ? "\(subject) matches \"\(pattern.source)\"\(anyOrNone)"
+            ? "\(subject) matches \"\(Elision.middle(pattern.source))\"\(anyOrNone)"
             : presence == .absent
-                ? "\(subject), which reads as \"\" and the pattern \"\(pattern.source)\" accepts\(anyOrNone)"
-                : "\(subject), which the pattern \"\(pattern.source)\" accepts\(anyOrNone)"
+                ? "\(subject), which reads as \"\" and the pattern \"\(Elision.middle(pattern.source))\" accepts\(anyOrNone)"
+                : "\(subject), which the pattern \"\(Elision.middle(pattern.source))\" accepts\(anyOrNone)"
         return .init(part: part, specified: true, matched: true, detail: detail)
     }
 }

@@ -17,6 +17,18 @@ public struct AASAValidator: Sendable {
             var findings: [AASAFinding] = []
             if bytes.count > Self.maximumFileSize { findings.append(Self.sizeFinding(bytes.count)) }
             switch error {
+            case .notJSON(let syntax) where bytes.isEmpty:
+                findings.append(
+                    AASAFinding(
+                        .notJSON, at: syntax.path, "the file is empty (0 bytes)",
+                        fix: "serve the JSON object itself: { \"applinks\": { ... } }"))
+            case .notJSON(let syntax) where syntax.kind == .nestingTooDeep:
+                let (path, text) = syntax.path.shortened()
+                findings.append(
+                    AASAFinding(
+                        .notJSON, at: path,
+                        "the file is nested deeper than \(AASADocument.maximumNestingDepth) levels (line \(syntax.line), column \(syntax.column), under \(text)); linkhost stops reading there, and an AASA file needs a handful",
+                        fix: "remove the runaway nesting; the deepest AASA value is a pattern inside a component, about six levels down"))
             case .notJSON(let syntax):
                 findings.append(
                     AASAFinding(

@@ -60,7 +60,7 @@ enum PatternChecks {
             findings.append(
                 AASAFinding(
                     .unknownVariable, at: path,
-                    "the pattern \"\(source)\" uses $(\(name)), which is neither defined in applinks.substitutionVariables nor predefined; it never matches",
+                    "the pattern \"\(Elision.middle(source))\" uses $(\(name)), which is neither defined in applinks.substitutionVariables nor predefined; it never matches",
                     fix:
                         "define \"\(name)\" in applinks.substitutionVariables or use one of \(AASAPredefinedVariable.allCases.map { "$(\($0.rawValue))" }.joined(separator: ", "))"
                 ))
@@ -68,13 +68,13 @@ enum PatternChecks {
             findings.append(
                 AASAFinding(
                     .unterminatedVariable, at: path,
-                    "the pattern \"\(source)\" opens \"$(\" without a closing \")\"; it never matches",
+                    "the pattern \"\(Elision.middle(source))\" opens \"$(\" without a closing \")\"; it never matches",
                     fix: "close the reference: $(name)"))
         case .tooComplex(let size):
             findings.append(
                 AASAFinding(
                     .patternTooComplex, at: path,
-                    "the pattern \"\(source)\" expands to \(size) matching steps (limit \(AASAPattern.maximumProgramSize)); linkhost treats it as never matching",
+                    "the pattern \"\(Elision.middle(source))\" expands to \(size) matching steps (limit \(AASAPattern.maximumProgramSize)); linkhost treats it as never matching",
                     fix: "use fewer or shorter substitution variables in this pattern"))
         case nil:
             break
@@ -83,7 +83,7 @@ enum PatternChecks {
             findings.append(
                 AASAFinding(
                     .nonASCIIPatternWhileEncoded, at: path,
-                    "the pattern \"\(source)\" has non-ASCII characters but is compared with the percent-encoded URL, whose text is ASCII; it cannot match them",
+                    "the pattern \"\(Elision.middle(source))\" has non-ASCII characters but is compared with the percent-encoded URL, whose text is ASCII; it cannot match them",
                     fix: "add \"percentEncoded\": false to the rule (or its defaults), or write the characters percent-encoded"))
         }
         if percentEncoded, let (found, encoded) = URLTextCharacters.problem(in: source, allowsHash: allowsHash, variables: variables != nil) {

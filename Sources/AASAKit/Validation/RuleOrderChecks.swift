@@ -75,15 +75,15 @@ enum RuleOrderChecks {
                 findings.append(
                     AASAFinding(
                         .shadowedRule, at: path.source.jsonPath,
-                        "this path is unreachable: \(earlier.source.jsonPath) (\"\(earlier.source.text)\") \(how) every path it matches, and evaluation stops at the first match",
+                        "this path is unreachable: \(earlier.source.jsonPath) (\"\(Elision.middle(earlier.source.text))\") \(how) every path it matches, and evaluation stops at the first match",
                         fix: "move it above \(earlier.source.jsonPath), or remove it"))
             }
             if !path.source.isExclusion, path.pattern.matchesEverything {
                 findings.append(
                     AASAFinding(
                         .wholeSiteCatchAll, at: path.source.jsonPath,
-                        "the path \"\(path.source.text)\" matches every path, so the whole site opens the app",
-                        fix: "list the paths the app handles instead of \"\(path.source.text)\""))
+                        "the path \"\(Elision.middle(path.source.text))\" matches every path, so the whole site opens the app",
+                        fix: "list the paths the app handles instead of \"\(Elision.middle(path.source.text))\""))
             }
         }
         return findings

@@ -65,7 +65,7 @@ enum VariableChecks {
                 findings.append(
                     AASAFinding(
                         .variableInVariableValue, at: variable.jsonPath.appending(index),
-                        "the value \"\(value)\" contains \"$(\"; variable values may use * and ? but not other variables, so it is read as plain text",
+                        "the value \"\(Elision.middle(value))\" contains \"$(\"; variable values may use * and ? but not other variables, so it is read as plain text",
                         fix: "write the alternatives out instead of referring to another variable"))
             }
         }

@@ -119,9 +119,9 @@ public struct LinkExplanation: Sendable {
         return .object(members)
     }
 
-    /// Lines for people.
+    /// Lines for people; a very long URL is shown with its middle cut out (`--json` keeps it whole).
     public var text: String {
-        var lines = [url]
+        var lines = [Elision.middle(url, limit: 160)]
         let who = appIDs.isEmpty ? "" : " for \(appIDs.joined(separator: ", "))"
         switch decision {
         case .match: lines.append("  decision: match — opens the app\(who)")
