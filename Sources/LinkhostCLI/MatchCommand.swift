@@ -42,6 +42,13 @@ struct MatchCommand: ParsableCommand {
 
     func run() throws {
         let explanation: LinkExplanation
+        if let domain {
+            do {
+                try AASAMatchOptions.validateDomain(domain)
+            } catch {
+                throw CLIFailure.unusableInput("--domain \(error)")
+            }
+        }
         if let aasa {
             let bytes = try InputFile.bytes(at: aasa, flag: "--aasa")
             guard !bytes.isEmpty else { throw CLIFailure.unusableInput("--aasa \(aasa): the file is empty (0 bytes); an AASA file is a JSON object") }

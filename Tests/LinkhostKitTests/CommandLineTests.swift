@@ -288,6 +288,11 @@ struct MatchAndCheckCommandTests {
         (["match", "https://rowhni.com/", "--aasa", "Sources"], "--aasa Sources: is a folder, not a file"),
         (["match", "https://rowhni.com/", "--aasa", "/dev/null"], "--aasa /dev/null: the file is empty (0 bytes)"),
         (["match", "https://rowhni.com/", "--aasa", "Package.swift"], "not valid JSON"),
+        (
+            ["match", "https://x.example/", "--aasa", "Tests/Fixtures/seed000-aasa.json", "--domain", "a☃.example"],
+            #"--domain "a☃.example" is not a valid host name: the label "a☃" holds U+2603"#
+        ),
+        (["match", "https://xn--zz.example/", "--aasa", "Tests/Fixtures/seed000-aasa.json"], #"has an invalid host: the label "xn--zz""#),
         (["check", "--aasa", "/nonexistent.json"], "--aasa /nonexistent.json: no such file"),
         (["check", "--aasa", "Sources"], "--aasa Sources: is a folder, not a file"),
         (["check", "--config", "Sources"], "--config Sources: is a folder, not a file"),

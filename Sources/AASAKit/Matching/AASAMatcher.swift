@@ -78,9 +78,9 @@ public struct AASAMatcher: Sendable {
     /// https, then a host other than the domain, then a port the domain does not cover.
     static func refusal(of url: AASAURL, options: AASAMatchOptions) -> AASAURLRefusal? {
         if let scheme = url.scheme, scheme != "https" { return .notHTTPS(scheme: scheme) }
-        guard let wanted = options.domain, let host = url.host else { return nil }
+        guard let wanted = options.domain, let host = url.host, let asciiHost = url.asciiHost else { return nil }
         let domain = DomainName(wanted)
-        guard domain.matches(host: host) else { return .anotherHost(domain: wanted, host: host) }
+        guard domain.matches(asciiHost: asciiHost) else { return .anotherHost(domain: wanted, host: host) }
         let expected = domain.port ?? DomainName.httpsPort
         guard (url.port ?? DomainName.httpsPort) == expected else { return .anotherPort(domain: wanted, port: url.port, expected: expected) }
         return nil

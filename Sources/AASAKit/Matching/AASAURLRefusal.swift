@@ -13,6 +13,12 @@ public enum AASAURLRefusal: Sendable, Hashable, CustomStringConvertible {
     /// names, or https's default 443 when it names none. `port` is the URL's, `nil` when not written.
     case anotherPort(domain: String, port: Int?, expected: Int)
 
+    /// A host in quotes, with its ASCII form after it when that is spelt differently (an IDN).
+    private static func shown(_ host: String) -> String {
+        guard let ascii = try? IDNA.asciiHost(host), ascii != host.lowercased() else { return "\"\(host)\"" }
+        return "\"\(host)\" (\(ascii))"
+    }
+
     public var description: String {
         switch self {
         case .notHTTPS(let scheme):
@@ -20,7 +26,7 @@ public enum AASAURLRefusal: Sendable, Hashable, CustomStringConvertible {
                 ? "the URL is http; universal links are https only, and iOS opens an http link in the browser, never in the app"
                 : "the URL's scheme is \"\(scheme)\"; universal links are https URLs only, so no rule applies"
         case .anotherHost(let domain, let host):
-            "the URL's host \"\(host)\" is not \"\(domain)\", the domain the file is served for"
+            "the URL's host \(Self.shown(host)) is not \(Self.shown(domain)), the domain the file is served for"
         case .anotherPort(let domain, let port, let expected):
             expected == 443
                 ? "the URL is on port \(port.map(String.init) ?? "443"), but the domain \"\(domain)\" has no port, which covers only https's default port 443"

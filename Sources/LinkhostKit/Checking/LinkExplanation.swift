@@ -29,7 +29,8 @@ public struct LinkExplanation: Sendable {
     /// Explains `url` with the site of its host in `configuration`.
     public static func explain(_ url: String, configuration: LinkhostConfiguration, appID: String? = nil) throws(AASAURLError) -> LinkExplanation {
         let parsed = try AASAURL(url)
-        guard let rawHost = parsed.host, let host = HostLookup.normalize(rawHost) else {
+        // The ASCII form, so a URL written with an IDN finds the site listed in Punycode.
+        guard let rawHost = parsed.asciiHost, let host = HostLookup.normalize(rawHost) else {
             throw AASAURLError("\"\(url)\" has no host; with --config, give a full URL such as https://rowhni.com/addfriend?code=TEST123")
         }
         let site: SiteConfiguration
