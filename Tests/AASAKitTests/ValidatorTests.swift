@@ -107,6 +107,7 @@ struct ValidatorTests {
         Case(
             .unusedVariable, .warning, "applinks.substitutionVariables.v",
             #"{"applinks": {"substitutionVariables": {"v": ["a"]}, "details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/$(w)"}]}]}}"#),
+        Case(.signedFile, .warning, "$", bytes: SignedFileTests.handMadeEnvelope(#"{"applinks": {"details": []}}"#)),
     ]
 
     @Test(arguments: cases)

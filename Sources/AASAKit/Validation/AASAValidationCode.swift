@@ -1,7 +1,8 @@
 /// Stable identifiers of everything `linkhost check` reports about an AASA file.
 ///
 /// The raw value (`AASA001`…) never changes meaning once released; retired codes are not reused.
-/// Codes are grouped: 00x the file, 01x apps and entries, 02x rules, 03x substitution variables.
+/// Codes are grouped: 00x the file, 01x apps and entries, 02x rules, 03x substitution variables,
+/// 04x how the file is packaged.
 public enum AASAValidationCode: String, CaseIterable, Sendable, Hashable, Comparable {
     /// The bytes are not JSON at all; iOS ignores the file.
     case notJSON = "AASA001"
@@ -80,6 +81,8 @@ public enum AASAValidationCode: String, CaseIterable, Sendable, Hashable, Compar
     case emptyVariableValue = "AASA036"
     /// A variable no pattern uses.
     case unusedVariable = "AASA037"
+    /// The JSON is wrapped in a CMS (PKCS #7) signature, as iOS 8 required; signing is obsolete.
+    case signedFile = "AASA040"
 
     /// The fixed severity of every finding with this code.
     public var severity: AASASeverity {
@@ -92,7 +95,7 @@ public enum AASAValidationCode: String, CaseIterable, Sendable, Hashable, Compar
             .entryWithoutRules, .pathsBesideComponents, .appInSeveralEntries, .legacyDetailsDictionary,
             .legacyAppsNotEmpty, .shadowedRule, .wholeSiteCatchAll, .wholeSiteExclusionShadows, .nonASCIIPatternWhileEncoded,
             .variableShadowsPredefined, .emptyVariable, .duplicateAppID, .characterNotInURL, .pathologicalPattern,
-            .emptyVariableValue, .unusedVariable:
+            .emptyVariableValue, .unusedVariable, .signedFile:
             .warning
         }
     }

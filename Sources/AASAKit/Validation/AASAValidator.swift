@@ -35,6 +35,11 @@ public struct AASAValidator: Sendable {
                         .notJSON, at: syntax.path,
                         "the file is not valid JSON (line \(syntax.line), column \(syntax.column)): \(syntax.message)",
                         fix: "correct the JSON; iOS ignores a file that does not parse"))
+            case .malformedSignature(let reason):
+                findings.append(
+                    AASAFinding(
+                        .notJSON, at: .root, "the file starts like a CMS (PKCS #7) signed envelope but cannot be unwrapped: \(reason)",
+                        fix: "serve the JSON itself with Content-Type: application/json; signing has been unnecessary since iOS 9"))
             case .rootNotObject(let found):
                 findings.append(
                     AASAFinding(
