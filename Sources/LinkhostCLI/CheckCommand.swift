@@ -11,7 +11,8 @@ struct CheckCommand: ParsableCommand {
         abstract: "Validate a config and its AASA files, or one AASA file; exit 1 on errors.",
         discussion: """
             Codes: AASA0xx are findings on an AASA file (format, app IDs, shadowed rules, catch-alls, \
-            size, legacy and modern forms, substitution variables); LH0xx are disagreements between a \
+            exclusions of every URL or that exclude nothing, text a URL cannot hold, size, legacy and \
+            modern forms, substitution variables, signed files); LH0xx are disagreements between a \
             site's AASA file and its link rules; config is any other config problem. Exit status 0 with \
             warnings only, 1 with errors, 2 when the input cannot be read.
             """

@@ -14,6 +14,7 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
     public let line: Int
     public let column: Int
     public let path: JSONPath
+    /// Grammar or nesting; a reader may say "nested too deeply" instead of "not valid JSON".
     public let kind: Kind
 
     public init(message: String, offset: Int, line: Int, column: Int, path: JSONPath, kind: Kind = .syntax) {
