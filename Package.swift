@@ -130,7 +130,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AASAKitTests",
-            dependencies: ["AASAKit", "OrderedJSON"],
+            dependencies: ["AASAKit", "OrderedJSON", "TestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(
