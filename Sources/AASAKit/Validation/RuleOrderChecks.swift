@@ -98,7 +98,8 @@ enum RuleOrderChecks {
         let before = rules[..<position].filter { !$0.excludes }
         let after = rules[(position + 1)...].filter { !$0.excludes }
         let rule = "rule \(exclusion.index) of this entry excludes every URL"
-        let dead = after.isEmpty ? "" : "; the \(count(after.count, "rule")) after it that would open the app (\(list(after))) never apply"
+        let verb = after.count == 1 ? "never applies" : "never apply"
+        let dead = after.isEmpty ? "" : "; the \(count(after.count, "rule")) after it that would open the app (\(list(after))) \(verb)"
         if before.isEmpty {
             return [
                 AASAFinding(
