@@ -147,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AASAKitTests",
-            dependencies: ["AASAKit", "OrderedJSON"],
+            dependencies: ["AASAKit", "OrderedJSON", "TestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -44,6 +44,19 @@ def parse(output):
     }
 
 
+def parse_ab(output):
+    """ApacheBench's summary: every request it sent was answered and read."""
+    complete = int(re.search(r"Complete requests:\s+(\d+)", output).group(1))
+    failed = int(re.search(r"Failed requests:\s+(\d+)", output).group(1))
+    non2xx = re.search(r"Non-2xx responses:\s+(\d+)", output)
+    return {
+        "rps": float(re.search(r"Requests per second:\s+([\d.]+)", output).group(1)),
+        "requests": complete, "non2xx": int(non2xx.group(1)) if non2xx else 0, "socket_errors": failed,
+        "p50_ms": float(re.search(r"\n\s+50%\s+(\d+)", output).group(1)),
+        "p99_ms": float(re.search(r"\n\s+99%\s+(\d+)", output).group(1)),
+    }
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("results")
@@ -61,7 +74,8 @@ def main():
     runs = {}
     for line in open(args.results):
         scenario, server, encoded = line.rstrip("\n").split("\t")
-        runs.setdefault(scenario, {}).setdefault(server, []).append(parse(base64.b64decode(encoded).decode()))
+        text = base64.b64decode(encoded).decode()
+        runs.setdefault(scenario, {}).setdefault(server, []).append(parse_ab(text) if server.endswith("-ab") else parse(text))
 
     rows, notes, scenarios = [], [], {}
     for scenario in ["aasa", "page", "page-no-keepalive"]:
@@ -100,12 +114,12 @@ def main():
             notes.append(f"aasa: with the hit log off linkhost serves {nolog_rps:,.0f} req/s ({nolog_rps / scenarios['aasa']['nginx']['rps']:.2f}x nginx): "
                          "the gap is the SQLite log writer sharing the two cores")
 
-    opens_runs = runs.get("opens", {}).get("linkhost", [])
+    opens_runs = runs.get("opens", {}).get("linkhost-ab", [])
     opens = {
         "rps": statistics.median(r["rps"] for r in opens_runs),
         "p50_ms": statistics.median(r["p50_ms"] for r in opens_runs),
         "p99_ms": statistics.median(r["p99_ms"] for r in opens_runs),
-        "answers_2xx": sum(r["requests"] - r["non2xx"] for r in opens_runs),
+        "answers_2xx": sum(r["requests"] - r["non2xx"] - r["socket_errors"] for r in opens_runs),
         "non2xx": sum(r["non2xx"] for r in opens_runs),
         "socket_errors": sum(r["socket_errors"] for r in opens_runs),
         "rows": args.open_rows,

@@ -33,7 +33,8 @@ public final class HTTPServer: Sendable {
     private enum Lifecycle: @unchecked Sendable {
         // The daemon pointer is only touched under the mutex; MHD's own calls on it are thread-safe.
         case idle
-        case running(daemon: OpaquePointer, retainedSelf: Unmanaged<HTTPServer>, tlsStrings: [UnsafeMutablePointer<CChar>])
+        /// `listener` is the descriptor libmicrohttpd listens on (it owns and closes it).
+        case running(daemon: OpaquePointer, listener: Int32, retainedSelf: Unmanaged<HTTPServer>, tlsStrings: [UnsafeMutablePointer<CChar>])
         case stopped
     }
 
@@ -73,7 +74,7 @@ public final class HTTPServer: Sendable {
     /// Counters for health checks.
     public var statistics: HTTPServerStatistics {
         let connections = lifecycle.withLock { state -> Int in
-            if case .running(let daemon, _, _) = state { return Int(linkhost_mhd_current_connections(daemon)) }
+            if case .running(let daemon, _, _, _) = state { return Int(linkhost_mhd_current_connections(daemon)) }
             return 0
         }
         return HTTPServerStatistics(
@@ -156,26 +157,30 @@ public final class HTTPServer: Sendable {
             // The daemon owns the duplicate now; our own descriptor is no longer needed.
             close(socket.descriptor)
             boundPort.store(socket.port, ordering: .releasing)
-            state = .running(daemon: daemon, retainedSelf: retained, tlsStrings: tlsStrings)
+            state = .running(daemon: daemon, listener: handedOver, retainedSelf: retained, tlsStrings: tlsStrings)
         }
     }
 
     /// Stops gracefully: no new connections, requests in flight finish (up to
     /// `shutdownGraceSeconds`), then every connection is closed. Returns when all of that is done.
     public func stop() {
-        let running: (OpaquePointer, Unmanaged<HTTPServer>, [UnsafeMutablePointer<CChar>])? = lifecycle.withLock { state in
-            guard case .running(let daemon, let retained, let tlsStrings) = state else {
+        let running: (OpaquePointer, Int32, Unmanaged<HTTPServer>, [UnsafeMutablePointer<CChar>])? = lifecycle.withLock { state in
+            guard case .running(let daemon, let listener, let retained, let tlsStrings) = state else {
                 if case .idle = state { state = .stopped }
                 return nil
             }
             state = .stopped
-            return (daemon, retained, tlsStrings)
+            return (daemon, listener, retained, tlsStrings)
         }
-        guard let (daemon, retained, tlsStrings) = running else { return }
-        // Quiescing hands the listening socket back to us, but libmicrohttpd's threads may still
-        // hold its number until `MHD_stop_daemon` returns (its header says so): close it only then,
-        // or the number can be reused elsewhere while a worker still polls it.
-        let listener = MHD_quiesce_daemon(daemon)
+        guard let (daemon, listener, retained, tlsStrings) = running else { return }
+        // New connections are refused by shutting the listening socket down, not by
+        // `MHD_quiesce_daemon`: in libmicrohttpd 0.9.75 quiescing a thread pool with epoll races with
+        // the workers (both remove the socket from a worker's epoll set, and whichever loses panics
+        // with "Failed to remove listen FD from epoll set", seen in CI). After `shutdown` the kernel
+        // refuses new connections and workers skip the socket (its epoll event is a hang-up, which
+        // libmicrohttpd ignores), while requests in flight go on; the descriptor stays libmicrohttpd's
+        // and `MHD_stop_daemon` closes it.
+        _ = shutdown(listener, Int32(SHUT_RDWR))
         let deadline = MonotonicClock.now() + UInt64(configuration.shutdownGraceSeconds * 1_000_000_000)
         while inFlight.load(ordering: .acquiring) > 0, MonotonicClock.now() < deadline {
             usleep(2_000)
@@ -185,7 +190,6 @@ public final class HTTPServer: Sendable {
             logger.warning("closing \(unfinished) request(s) still in flight after the \(configuration.shutdownGraceSeconds)s grace period")
         }
         MHD_stop_daemon(daemon)
-        if listener >= 0 { close(listener) }
         for string in tlsStrings { free(string) }
         // MHD has run every completion callback by now; nothing refers to `self` through C any more.
         retained.release()

@@ -11,7 +11,8 @@ struct CheckCommand: ParsableCommand {
         abstract: "Validate a config and its AASA files, or one AASA file; exit 1 on errors.",
         discussion: """
             Codes: AASA0xx are findings on an AASA file (format, app IDs, shadowed rules, catch-alls, \
-            size, legacy and modern forms, substitution variables); LH0xx are disagreements between a \
+            exclusions of every URL or that exclude nothing, text a URL cannot hold, size, legacy and \
+            modern forms, substitution variables, signed files); LH0xx are disagreements between a \
             site's AASA file and its link rules; config is any other config problem. Exit status 0 with \
             warnings only, 1 with errors, 2 when the input cannot be read.
             """
@@ -33,15 +34,11 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let findings: [CheckFinding]
         if let aasa {
-            guard let data = FileManager.default.contents(atPath: aasa) else {
-                throw CLIFailure.unusableInput("--aasa \(aasa): cannot read the file")
-            }
-            findings = LinkhostCheck.check(aasaBytes: Array(data))
+            findings = LinkhostCheck.check(aasaBytes: try InputFile.bytes(at: aasa, flag: "--aasa"))
         } else {
             let path = config ?? "config.json"
-            guard FileManager.default.isReadableFile(atPath: path) else {
-                throw CLIFailure.unusableInput("--config \(path): cannot read the file")
-            }
+            // Read once for the reason it cannot be (missing, a folder, unreadable); the loader reads it again.
+            _ = try InputFile.bytes(at: path, flag: "--config")
             findings = LinkhostCheck.check(configPath: path)
         }
         let errors = findings.filter { $0.severity == .error }.count

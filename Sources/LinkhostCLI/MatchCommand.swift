@@ -42,12 +42,18 @@ struct MatchCommand: ParsableCommand {
 
     func run() throws {
         let explanation: LinkExplanation
-        if let aasa {
-            guard let data = FileManager.default.contents(atPath: aasa) else {
-                throw CLIFailure.unusableInput("--aasa \(aasa): cannot read the file")
-            }
+        if let domain {
             do {
-                explanation = try LinkExplanation.explain(url, aasa: Array(data), domain: domain, appID: app)
+                try AASAMatchOptions.validateDomain(domain)
+            } catch {
+                throw CLIFailure.unusableInput("--domain \(error)")
+            }
+        }
+        if let aasa {
+            let bytes = try InputFile.bytes(at: aasa, flag: "--aasa")
+            guard !bytes.isEmpty else { throw CLIFailure.unusableInput("--aasa \(aasa): the file is empty (0 bytes); an AASA file is a JSON object") }
+            do {
+                explanation = try LinkExplanation.explain(url, aasa: bytes, domain: domain, appID: app)
             } catch {
                 throw CLIFailure.unusableInput("\(error)")
             }

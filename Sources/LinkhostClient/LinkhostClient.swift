@@ -136,7 +136,7 @@ public struct LinkhostClient: Sendable, CustomStringConvertible, CustomReflectab
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: request)
+            (data, response) = try await SessionLoader.data(for: request, session: session)
         } catch {
             try Task.checkCancellation()
             throw networkFailure(error)

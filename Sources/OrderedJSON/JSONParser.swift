@@ -74,7 +74,9 @@ private struct Reader {
 
     mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         guard depth < options.maximumDepth else {
-            throw error("nesting deeper than \(options.maximumDepth) levels")
+            let found = error("nesting deeper than \(options.maximumDepth) levels")
+            throw JSONSyntaxError(
+                message: found.message, offset: found.offset, line: found.line, column: found.column, path: found.path, kind: .nestingTooDeep)
         }
         guard position < bytes.count else { throw error("unexpected end of document; expected a value") }
         switch bytes[position] {

@@ -76,7 +76,8 @@ struct SeedFileTests {
         let result = try Fixtures.matcher(Fixtures.rowhni).match("https://evil.test/addfriend?code=X", options: AASAMatchOptions(domain: "rowhni.com"))
         #expect(result.decision == .none)
         #expect(result.isOnAnotherHost)
-        #expect(result.explanation == #"Input domain "rowhni.com" did not match input URL's domain "evil.test"."#)
+        #expect(result.explanation == #"the URL's host "evil.test" is not "rowhni.com", the domain the file is served for"#)
+        #expect(result.swcutilVerifyLines() == [#"Input domain "rowhni.com" did not match input URL's domain "evil.test"."#])
     }
 
     @Test func legacyDictionaryFileParses() throws {

@@ -50,6 +50,7 @@ struct URLParsingTests {
         #expect(try matcher.decision("https://ROWHNI.com./addfriend", domain: "rowhni.com") == .match)
         #expect(try matcher.decision("https://rowhni.com:8443/addfriend", domain: "rowhni.com:8443") == .match)
         #expect(try matcher.decision("https://rowhni.com:9000/addfriend", domain: "rowhni.com:8443") == .none)
+        #expect(try matcher.decision("https://rowhni.com:8443/addfriend", domain: "rowhni.com") == .none)
         #expect(try matcher.decision("https://www.rowhni.com/addfriend", domain: "rowhni.com") == .none)
         #expect(try matcher.decision("/addfriend", domain: "rowhni.com") == .match)
     }

@@ -63,6 +63,9 @@ struct ValidatorTests {
         Case(
             .legacyAppsNotEmpty, .warning, "applinks.apps",
             #"{"applinks": {"apps": ["ABCDE12345.com.example.app"], "details": [{"appID": "ABCDE12345.com.example.app", "paths": ["/a"]}]}}"#),
+        Case(
+            .duplicateAppID, .warning, "applinks.details[0].appIDs[1]",
+            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app", "ABCDE12345.com.example.app"], "components": [{"/": "/a"}]}]}}"#),
         Case(.shadowedRule, .warning, "applinks.details[0].components[1]", component(#"{"/": "/a/*"}, {"/": "/a/b"}"#)),
         Case(.wholeSiteCatchAll, .warning, "applinks.details[0].components[0]", component(#"{"/": "*"}"#)),
         Case(.nonStringQueryPredicate, .error, #"applinks.details[0].components[0]["?"].flag"#, component(#"{"/": "/a", "?": {"id": "1", "flag": true}}"#)),
@@ -71,6 +74,15 @@ struct ValidatorTests {
             .patternTooComplex, .error, ##"applinks.details[0].components[0]["#"]"##,
             ##"{"applinks": {"substitutionVariables": {"v": [\##((0..<2_000).map { "\"long-value-number-\($0)\"" }.joined(separator: ","))]}, "details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a", "#": "$(v)$(v)"}]}]}}"##
         ),
+        Case(.wholeSiteExclusion, .error, "applinks.details[0].components[0]", component(#"{"/": "*", "exclude": true}, {"/": "/a"}"#)),
+        Case(
+            .wholeSiteExclusionShadows, .warning, "applinks.details[0].components[1]",
+            component(#"{"/": "/a"}, {"/": "/*", "exclude": true}, {"/": "/b"}"#)),
+        Case(
+            .exclusionLookalike, .error, "applinks.details[0].paths[0]",
+            #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.app", "paths": ["not /private/*", "/*"]}]}}"#),
+        Case(.characterNotInURL, .warning, #"applinks.details[0].components[0]["/"]"#, component(#"{"/": "/a b"}"#)),
+        Case(.pathologicalPattern, .warning, #"applinks.details[0].components[0]["/"]"#, component(#"{"/": "/\#(String(repeating: "a*", count: 300))"}"#)),
         Case(.unknownVariable, .error, #"applinks.details[0].components[0]["?"].id"#, component(#"{"/": "/a", "?": {"id": "$(nope)"}}"#)),
         Case(.unterminatedVariable, .error, #"applinks.details[0].components[0]["/"]"#, component(#"{"/": "/a/$(lang"}"#)),
         Case(
@@ -88,6 +100,14 @@ struct ValidatorTests {
         Case(
             .emptyVariable, .warning, "applinks.substitutionVariables.v",
             #"{"applinks": {"substitutionVariables": {"v": []}, "details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/$(v)"}]}]}}"#),
+        Case(
+            .emptyVariableValue, .warning, "applinks.substitutionVariables.v[1]",
+            #"{"applinks": {"substitutionVariables": {"v": ["a", ""]}, "details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/$(v)"}]}]}}"#
+        ),
+        Case(
+            .unusedVariable, .warning, "applinks.substitutionVariables.v",
+            #"{"applinks": {"substitutionVariables": {"v": ["a"]}, "details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/$(w)"}]}]}}"#),
+        Case(.signedFile, .warning, "$", bytes: SignedFileTests.handMadeEnvelope(#"{"applinks": {"details": []}}"#)),
     ]
 
     @Test(arguments: cases)

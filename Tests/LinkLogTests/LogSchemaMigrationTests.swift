@@ -5,6 +5,14 @@ import Testing
 
 @Suite("Schema migrations")
 struct LogSchemaMigrationTests {
+    /// A log database in a fresh folder, made by an earlier schema's SQL (as an older linkhost left it).
+    static func database(written sql: String) throws -> LogFixture {
+        let fixture = try LogFixture()
+        try FileManager.default.createDirectory(atPath: fixture.folder.path + "/log", withIntermediateDirectories: true)
+        try SQLiteConnection(path: fixture.databasePath).execute(sql)
+        return fixture
+    }
+
     /// Version 1 exactly as the first release wrote it, typed out here (not taken from the library)
     /// so the test keeps describing the old file even if someone edits the migrations.
     static let version1 = """
@@ -28,12 +36,7 @@ struct LogSchemaMigrationTests {
 
     @Test("a version 1 database opened by the writer keeps its rows and gains the new columns")
     func upgradeFromVersion1() throws {
-        let fixture = try LogFixture()
-        try FileManager.default.createDirectory(atPath: fixture.folder.path + "/log", withIntermediateDirectories: true)
-        do {
-            let old = try SQLiteConnection(path: fixture.databasePath)
-            try old.execute(Self.version1)
-        }
+        let fixture = try Self.database(written: Self.version1)
 
         let writer = try fixture.writer()
         #expect(writer.status.isHealthy)
@@ -99,12 +102,7 @@ struct LogSchemaMigrationTests {
 
     @Test("a version 3 database gains the event and secret columns and the secret index, keeping rows and counters")
     func upgradeFromVersion3() throws {
-        let fixture = try LogFixture()
-        try FileManager.default.createDirectory(atPath: fixture.folder.path + "/log", withIntermediateDirectories: true)
-        do {
-            let old = try SQLiteConnection(path: fixture.databasePath)
-            try old.execute(Self.version3)
-        }
+        let fixture = try Self.database(written: Self.version3)
 
         let writer = try fixture.writer()
         #expect(writer.status.isHealthy)
@@ -139,12 +137,7 @@ struct LogSchemaMigrationTests {
 
     @Test("the reader upgrades an old database too, and refuses one from a newer linkhost")
     func readerUpgradesAndRefusesNewer() throws {
-        let fixture = try LogFixture()
-        try FileManager.default.createDirectory(atPath: fixture.folder.path + "/log", withIntermediateDirectories: true)
-        do {
-            let old = try SQLiteConnection(path: fixture.databasePath)
-            try old.execute(Self.version1)
-        }
+        let fixture = try Self.database(written: Self.version1)
         #expect(try fixture.reader().count() == 3)
         #expect(try fixture.reader().stats(by: .client).map(\.hits) == [1, 1, 1])
 

@@ -63,6 +63,18 @@ struct AgreementTests {
         #expect(compared == 6000)
     }
 
+    /// The site's hosts carry no port, so they cover https's default port only: on another port the
+    /// link does not open the app (the page is still served), on :443 it does.
+    @Test func aLinkOnAnotherPortDoesNotOpenTheApp() throws {
+        let other = try LinkExplanation.explain("https://rowhni.com:8443/addfriend?code=TEST123", configuration: configuration)
+        #expect(other.decision == .none)
+        #expect(other.explanation.contains("covers only https's default port 443"), "\(other.explanation)")
+        #expect(other.page == .page(rule: "addfriend", appURL: "rowhni://addfriend?code=TEST123"))
+        let explicit = try LinkExplanation.explain("https://rowhni.com:443/addfriend?code=TEST123", configuration: configuration)
+        #expect(explicit.decision == .match)
+        #expect(explicit.componentIndex == 0)
+    }
+
     @Test func aServedFileThatMissesARuleIsRefusedWithTheURLAndTheReason() throws {
         // Seed 000's own file served for the forums: it does not open /member.php?userid=123
         // (its component needs action=getinfo), which a rule serves.

@@ -283,16 +283,43 @@ struct MatchAndCheckCommandTests {
     }
 
     @Test(arguments: [
-        (["match", "not a url", "--config"], "config"),
-        (["match", "https://rowhni.com/", "--aasa", "/nonexistent.json"], "cannot read"),
-        (["match", "https://rowhni.com/", "--aasa", "Package.swift"], "JSON"),
+        (["match", "not a url", "--config"], "neither an absolute URL nor a path"),
+        (["match", "https://rowhni.com/", "--aasa", "/nonexistent.json"], "--aasa /nonexistent.json: no such file"),
+        (["match", "https://rowhni.com/", "--aasa", "Sources"], "--aasa Sources: is a folder, not a file"),
+        (["match", "https://rowhni.com/", "--aasa", "/dev/null"], "--aasa /dev/null: the file is empty (0 bytes)"),
+        (["match", "https://rowhni.com/", "--aasa", "Package.swift"], "not valid JSON"),
+        (
+            ["match", "https://x.example/", "--aasa", "Tests/Fixtures/seed000-aasa.json", "--domain", "a☃.example"],
+            #"--domain "a☃.example" is not a valid host name: the label "a☃" holds U+2603"#
+        ),
+        (["match", "https://xn--zz.example/", "--aasa", "Tests/Fixtures/seed000-aasa.json"], #"has an invalid host: the label "xn--zz""#),
+        (["check", "--aasa", "/nonexistent.json"], "--aasa /nonexistent.json: no such file"),
+        (["check", "--aasa", "Sources"], "--aasa Sources: is a folder, not a file"),
+        (["check", "--config", "Sources"], "--config Sources: is a folder, not a file"),
     ])
-    func matchExitsWith2OnUnusableInput(arguments: [String], message: String) throws {
+    func unusableInputExitsWith2AndSaysWhy(arguments: [String], message: String) throws {
         var all = arguments
         if all.last == "--config" { all.append(ProjectPaths.shippedConfig) }
         let result = try ChildProcess.run(ProjectPaths.linkhostBinary, all, currentDirectory: ProjectPaths.root)
         #expect(result.status == 2, "\(result.output) \(result.error)")
-        #expect(!result.error.isEmpty)
+        #expect(result.error.contains(message), "\(result.error)")
+    }
+
+    @Test func checkReportsAnEmptyFileAsEmpty() throws {
+        let result = try ChildProcess.run(ProjectPaths.linkhostBinary, ["check", "--aasa", "/dev/null"])
+        #expect(result.status == 1)
+        #expect(result.output.hasPrefix("error AASA001 $: the file is empty (0 bytes)"), "\(result.output)")
+    }
+
+    @Test func matchCutsAVeryLongURLInTheMiddleAndKeepsItWholeInJSON() throws {
+        let url = "https://rowhni.com/addfriend?code=" + String(repeating: "A", count: 3_000)
+        let text = try ChildProcess.run(ProjectPaths.linkhostBinary, ["match", url, "--config", ProjectPaths.shippedConfig])
+        #expect(text.status == 0)
+        let lines = text.output.split(separator: "\n")
+        #expect(lines.first?.count == 160)
+        #expect(lines.allSatisfy { $0.count < 600 }, "\(text.output)")
+        let json = try ChildProcess.run(ProjectPaths.linkhostBinary, ["match", url, "--config", ProjectPaths.shippedConfig, "--json"])
+        #expect(try JSONParser().parse(json.output)["url"]?.stringValue == url)
     }
 
     @Test func checkPassesTheShippedConfigWithOnlyThePlaceholderWarnings() throws {

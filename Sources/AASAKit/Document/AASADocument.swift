@@ -16,6 +16,8 @@ public struct AASADocument: Sendable {
     public let byteCount: Int?
     /// Whether the bytes started with a UTF-8 byte order mark.
     public let startsWithByteOrderMark: Bool
+    /// Whether the JSON came wrapped in a CMS (PKCS #7) signature (read, not verified).
+    public let isSigned: Bool
     /// The `applinks` section, or `nil` when the file has none (or it is not an object).
     public let appLinks: AASAAppLinks?
     public let webCredentials: AASAServiceApps?
@@ -27,17 +29,29 @@ public struct AASADocument: Sendable {
     /// Deepest JSON nesting read; deeper input is reported as not JSON instead of recursing further.
     public static let maximumNestingDepth = 128
 
-    /// Reads a file's bytes.
+    /// Reads a file's bytes: JSON, or JSON in a CMS signed envelope (how iOS 8 wanted it; the
+    /// `swcd` parser still accepts both), which is unwrapped and reported (AASA040).
     public init(bytes: [UInt8]) throws(AASADocumentError) {
+        var json = bytes
+        var isSigned = false
+        switch CMSEnvelope.unwrap(bytes) {
+        case .notCMS: break
+        case .content(let content):
+            json = content
+            isSigned = true
+        case .malformed(let reason): throw .malformedSignature(reason)
+        }
         let parser = JSONParser(duplicateKeys: .keepAll, maximumDepth: Self.maximumNestingDepth, allowsByteOrderMark: true)
         let value: JSONValue
         do {
-            value = try parser.parse(bytes)
+            value = try parser.parse(json)
         } catch {
             throw .notJSON(error)
         }
-        let hasBOM = bytes.starts(with: [0xEF, 0xBB, 0xBF])
-        try self.init(json: value, byteCount: bytes.count, startsWithByteOrderMark: hasBOM)
+        let hasBOM = json.starts(with: [0xEF, 0xBB, 0xBF])
+        // The size limit is on the file as served, envelope included ("regardless of whether the
+        // file is signed").
+        try self.init(json: value, byteCount: bytes.count, startsWithByteOrderMark: hasBOM, isSigned: isSigned)
     }
 
     /// Reads a file's text (its UTF-8 bytes).
@@ -47,12 +61,21 @@ public struct AASADocument: Sendable {
 
     /// Reads an already parsed document, e.g. an AASA written inline in the linkhost config.
     public init(json: JSONValue, byteCount: Int? = nil) throws(AASADocumentError) {
-        try self.init(json: json, byteCount: byteCount, startsWithByteOrderMark: false)
+        try self.init(json: json, byteCount: byteCount, startsWithByteOrderMark: false, isSigned: false)
     }
 
-    private init(json: JSONValue, byteCount: Int?, startsWithByteOrderMark: Bool) throws(AASADocumentError) {
+    private init(json: JSONValue, byteCount: Int?, startsWithByteOrderMark: Bool, isSigned: Bool) throws(AASADocumentError) {
         guard let members = json.objectMembers else { throw .rootNotObject(found: json.kindDescription) }
         var diagnostics: [AASAFinding] = []
+        if isSigned {
+            diagnostics.append(
+                AASAFinding(
+                    .signedFile, at: .root,
+                    "the file is JSON inside a CMS (PKCS #7) signature, as iOS 8 required; iOS 9 and later read plain JSON over HTTPS, and the signature is obsolete (linkhost reads the content without verifying it)",
+                    fix:
+                        "serve the JSON itself with Content-Type: application/json (openssl cms -verify -noverify -inform DER -in FILE -out aasa.json extracts it)"
+                ))
+        }
         if startsWithByteOrderMark {
             diagnostics.append(
                 AASAFinding(
@@ -67,6 +90,7 @@ public struct AASADocument: Sendable {
         root = json
         self.byteCount = byteCount
         self.startsWithByteOrderMark = startsWithByteOrderMark
+        self.isSigned = isSigned
         appLinks = services.appLinks
         webCredentials = services.webCredentials
         appClips = services.appClips

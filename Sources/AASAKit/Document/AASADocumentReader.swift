@@ -49,6 +49,7 @@ struct AASADocumentReader {
         reportUnknownKeys(of: fields, known: Self.serviceKeys, level: "in \(key)")
         guard let appsValue = fields["apps"] else { return AASAServiceApps(jsonPath: path, apps: []) }
         let apps = readLocatedStrings(appsValue, at: path.appending("apps"), what: "app IDs") ?? []
+        reportDuplicateAppIDs(apps, in: "\(key).apps")
         return AASAServiceApps(jsonPath: path, apps: apps.map(\.text), appPaths: apps.map(\.path))
     }
 
@@ -136,6 +137,7 @@ struct AASADocumentReader {
             }
         }
         if let value = fields["appIDs"], let listed = readLocatedStrings(value, at: path.appending("appIDs"), what: "app IDs") {
+            reportDuplicateAppIDs(listed, in: "this appIDs array")
             appIDs.append(contentsOf: listed)
         }
         var unique: [String] = []
@@ -286,6 +288,22 @@ struct AASADocumentReader {
             }
         }
         return strings
+    }
+
+    /// AASA019 for every repeat of an app ID within one list (the repeat adds nothing).
+    private mutating func reportDuplicateAppIDs(_ apps: [(text: String, path: JSONPath)], in list: String) {
+        var first: [String: JSONPath] = [:]
+        for app in apps {
+            if let earlier = first[app.text] {
+                findings.append(
+                    AASAFinding(
+                        .duplicateAppID, at: app.path,
+                        "\"\(app.text)\" is listed twice in \(list) (first at \(earlier)); the repeat changes nothing",
+                        fix: "remove this repeat"))
+            } else {
+                first[app.text] = app.path
+            }
+        }
     }
 
     private mutating func wrongType(at path: JSONPath, found: JSONValue, expected: String, consequence: String) {

@@ -16,12 +16,12 @@ public struct AASAMatchResult: Sendable {
     public let closestRule: AASARuleReference?
     /// For people: which rule decided and why, or which rule came closest and which part failed.
     public let explanation: String
-    /// Whether the URL was refused because its host is not the given domain.
-    public let isOnAnotherHost: Bool
+    /// Why the URL was answered `none` without reading any rule (another host, not https), or `nil`.
+    public let refusal: AASAURLRefusal?
 
     public init(
         url: AASAURL, domain: String?, decision: AASADecision, rule: AASARuleReference?, appIDs: [String],
-        appDecisions: [AASAAppDecision], closestRule: AASARuleReference?, explanation: String, isOnAnotherHost: Bool
+        appDecisions: [AASAAppDecision], closestRule: AASARuleReference?, explanation: String, refusal: AASAURLRefusal? = nil
     ) {
         self.url = url
         self.domain = domain
@@ -31,7 +31,15 @@ public struct AASAMatchResult: Sendable {
         self.appDecisions = appDecisions
         self.closestRule = closestRule
         self.explanation = explanation
-        self.isOnAnotherHost = isOnAnotherHost
+        self.refusal = refusal
+    }
+
+    /// Whether the URL was refused because its host (or port) is not the given domain's.
+    public var isOnAnotherHost: Bool {
+        switch refusal {
+        case .anotherHost?, .anotherPort?: true
+        case .notHTTPS?, nil: false
+        }
     }
 
     /// Index of the deciding `details` entry, `nil` for `none`.
@@ -42,10 +50,18 @@ public struct AASAMatchResult: Sendable {
     public var ruleKind: AASARuleKind? { rule?.kind }
 
     /// The result in the words of `swcutil verify -d <domain> -j <file> -u <url>` (§4): one line per
-    /// app that matched or was blocked, else "Input JSON did not match input URL.".
+    /// app that matched or was blocked, else "Input JSON did not match input URL.". A URL that is not
+    /// https gets that last line too: no recording shows swcutil's words for it (an inference).
     public func swcutilVerifyLines() -> [String] {
-        if isOnAnotherHost {
-            return ["Input domain \"\(domain ?? "")\" did not match input URL's domain \"\(url.host ?? "")\"."]
+        switch refusal {
+        case .anotherHost(let domain, let host)?:
+            return ["Input domain \"\(domain)\" did not match input URL's domain \"\(host)\"."]
+        case .anotherPort(let domain, let port, _)?:
+            // Not recorded: the domain line with the URL's host and port, as swcutil would compare them.
+            let authority = (url.host ?? "") + (port.map { ":\($0)" } ?? "")
+            return ["Input domain \"\(domain)\" did not match input URL's domain \"\(authority)\"."]
+        case .notHTTPS?, nil:
+            break
         }
         let lines = appDecisions.compactMap { decided -> String? in
             let head = "{ s = applinks, a = \(decided.appID), d = \(domain ?? "") }: Pattern \"\(url.text)\""

@@ -34,12 +34,10 @@ public struct AASAMatcher: Sendable {
     /// Decides what the file says about `url`.
     public func match(_ url: AASAURL, options: AASAMatchOptions = AASAMatchOptions()) -> AASAMatchResult {
         let domain = options.domain ?? url.host
-        if let wanted = options.domain, let host = url.host, !Self.sameHost(wanted, host: host, port: url.port) {
+        if let refusal = Self.refusal(of: url, options: options) {
             return AASAMatchResult(
                 url: url, domain: domain, decision: .none, rule: nil, appIDs: [], appDecisions: [],
-                closestRule: nil,
-                explanation: "Input domain \"\(wanted)\" did not match input URL's domain \"\(host)\".",
-                isOnAnotherHost: true)
+                closestRule: nil, explanation: refusal.description, refusal: refusal)
         }
         let prepared = PreparedURL(url)
         let considered = entries.filter { options.appID.map($0.source.appIDs.contains) ?? true }
@@ -64,7 +62,7 @@ public struct AASAMatcher: Sendable {
             let miss = explainer.explainMiss()
             return AASAMatchResult(
                 url: url, domain: domain, decision: .none, rule: nil, appIDs: [], appDecisions: [],
-                closestRule: miss.closest, explanation: miss.text, isOnAnotherHost: false)
+                closestRule: miss.closest, explanation: miss.text)
         }
         let apps = appDecisions.filter { $0.detailsIndex == detailsIndex && $0.decision == deciding.decision }.map(\.appID)
         let reference = AASARuleReference(
@@ -73,20 +71,18 @@ public struct AASAMatcher: Sendable {
         let explanation = explainer.explainDecision(deciding.decision, entry: entry, reference: reference, apps: apps, all: appDecisions)
         return AASAMatchResult(
             url: url, domain: domain, decision: deciding.decision, rule: reference, appIDs: apps,
-            appDecisions: appDecisions, closestRule: nil, explanation: explanation, isOnAnotherHost: false)
+            appDecisions: appDecisions, closestRule: nil, explanation: explanation)
     }
 
-    /// Host equality ignoring case and a trailing dot; a port in `domain` must equal the URL's port.
-    static func sameHost(_ domain: String, host: String, port: Int?) -> Bool {
-        var wantedHost = Substring(domain.lowercased())
-        var wantedPort: Int?
-        if !wantedHost.hasSuffix("]"), let colon = wantedHost.lastIndex(of: ":"), let number = Int(wantedHost[wantedHost.index(after: colon)...]) {
-            wantedPort = number
-            wantedHost = wantedHost[..<colon]
-        }
-        if wantedHost.hasPrefix("["), wantedHost.hasSuffix("]") { wantedHost = wantedHost.dropFirst().dropLast() }
-        func trimmed(_ text: Substring) -> Substring { text.hasSuffix(".") ? text.dropLast() : text }
-        guard trimmed(wantedHost) == trimmed(Substring(host.lowercased())) else { return false }
-        return wantedPort == nil || wantedPort == port
+    /// Why `url` is not a link this file can decide, checked before any rule: a scheme other than
+    /// https, then a host other than the domain, then a port the domain does not cover.
+    static func refusal(of url: AASAURL, options: AASAMatchOptions) -> AASAURLRefusal? {
+        if let scheme = url.scheme, scheme != "https" { return .notHTTPS(scheme: scheme) }
+        guard let wanted = options.domain, let host = url.host, let asciiHost = url.asciiHost else { return nil }
+        let domain = DomainName(wanted)
+        guard domain.matches(asciiHost: asciiHost) else { return .anotherHost(domain: wanted, host: host) }
+        let expected = domain.port ?? DomainName.httpsPort
+        guard (url.port ?? DomainName.httpsPort) == expected else { return .anotherPort(domain: wanted, port: url.port, expected: expected) }
+        return nil
     }
 }

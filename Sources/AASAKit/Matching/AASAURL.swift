@@ -1,3 +1,5 @@
+import PercentCoding
+
 /// A URL split into the parts AASA rules look at, keeping path, query and fragment exactly as
 /// written (percent escapes included).
 ///
@@ -9,6 +11,9 @@ public struct AASAURL: Sendable, Hashable, CustomStringConvertible {
     public let scheme: String?
     /// The host in lower case, without brackets for IPv6 literals, or `nil` for a path-only URL.
     public let host: String?
+    /// The host as hosts are compared: percent-escapes decoded and every label in ASCII, an IDN's
+    /// as its `xn--` A-label (``IDNA``); `nil` for a path-only URL.
+    public let asciiHost: String?
     /// The port when one is written.
     public let port: Int?
     /// The path as written; empty when the URL has none (rules then read it as `/`).
@@ -47,6 +52,16 @@ public struct AASAURL: Sendable, Hashable, CustomStringConvertible {
         }
         self.scheme = scheme
         self.host = host
+        if let host {
+            let decoded = host.contains("%") ? PercentCoding.decode(host).text : host
+            do {
+                asciiHost = try IDNA.asciiHost(decoded)
+            } catch {
+                throw AASAURLError("\"\(text)\" has an invalid host: \(error.reason)")
+            }
+        } else {
+            asciiHost = nil
+        }
         self.port = port
         if let hash = rest.firstIndex(of: "#") {
             fragment = String(rest[rest.index(after: hash)...])

@@ -41,26 +41,30 @@ struct CompiledComponent: Sendable {
             let matched = path.matches(prepared: parts.path)
             let detail =
                 matched
-                ? "\(label)path \"\(parts.pathText)\" matches \"\(path.source)\""
-                : "\(label)path \"\(parts.pathText)\" does not match \"\(path.source)\"" + (path.problem.map { " (it can never match: \($0))" } ?? "")
+                ? "\(label)path \"\(Elision.middle(parts.pathText))\" matches \"\(Elision.middle(path.source))\""
+                    + PathLeniency.note(for: PathLeniency.needed(by: path, path: parts.pathText))
+                : "\(label)path \"\(Elision.middle(parts.pathText))\" does not match \"\(Elision.middle(path.source))\""
+                    + (path.problem.map { " (it can never match: \($0))" } ?? "")
             outcomes.append(.init(part: .path, specified: true, matched: matched, detail: detail))
         } else {
             outcomes.append(.init(part: .path, specified: false, matched: true, detail: "any path"))
         }
-        let (queryOutcome, satisfied) = checkQuery(parts, label: label, hasQuery: url.hasQuery)
+        let (queryOutcome, satisfied) = checkQuery(parts, label: label, presence: url.queryPresence)
         outcomes.append(queryOutcome)
         if let fragment {
             outcomes.append(
                 Self.checkWhole(
                     fragment, text: parts.fragmentText, scalars: parts.fragment,
-                    present: url.hasFragment, label: label, noun: "fragment", part: .fragment))
+                    presence: url.fragmentPresence, label: label, part: .fragment))
         } else {
             outcomes.append(.init(part: .fragment, specified: false, matched: true, detail: "any fragment"))
         }
-        return ComponentCheck(parts: outcomes, satisfiedQueryItems: satisfied)
+        var notes: [String] = []
+        if !caseSensitive { notes.append("compared ignoring case (\"caseSensitive\": false)") }
+        return ComponentCheck(parts: outcomes, satisfiedQueryItems: satisfied, notes: notes)
     }
 
-    private func checkQuery(_ parts: PreparedURL.Parts, label: String, hasQuery: Bool) -> (ComponentCheck.PartOutcome, Int) {
+    private func checkQuery(_ parts: PreparedURL.Parts, label: String, presence: PreparedURL.Presence) -> (ComponentCheck.PartOutcome, Int) {
         switch query {
         case .any:
             return (.init(part: .query, specified: false, matched: true, detail: "any query"), 0)
@@ -68,10 +72,10 @@ struct CompiledComponent: Sendable {
             return (
                 .init(
                     part: .query, specified: true, matched: true,
-                    detail: "the \"?\" dictionary is ignored (the predicate for \"\(name)\" is not a string), so any query matches"), 0
+                    detail: "the \"?\" dictionary is ignored (the predicate for \"\(Elision.middle(name))\" is not a string), so any query matches"), 0
             )
         case .string(let pattern):
-            return (Self.checkWhole(pattern, text: parts.queryText, scalars: parts.query, present: hasQuery, label: label, noun: "query", part: .query), 0)
+            return (Self.checkWhole(pattern, text: parts.queryText, scalars: parts.query, presence: presence, label: label, part: .query), 0)
         case .items(let constraints):
             var satisfied = 0
             var failure: String?
@@ -80,25 +84,34 @@ struct CompiledComponent: Sendable {
                 let outcome = CompiledQuery.occurrences(of: constraint, in: parts, caseSensitive: caseSensitive)
                 guard let (position, value) = outcome.firstFailure else {
                     satisfied += 1
-                    matchedDetails.append(
-                        outcome.count == 0
-                            ? "\(label)query item \"\(constraint.name)\" is absent and \"\" matches \"\(constraint.pattern.source)\""
-                            : "\(label)query item \"\(constraint.name)\" matches \"\(constraint.pattern.source)\"")
+                    let anyOrNone = constraint.pattern.matchesEverything ? " (any value or none)" : ""
+                    let item = "\(label)query item \"\(Elision.middle(constraint.name))\""
+                    switch outcome.count {
+                    case 0:
+                        matchedDetails.append(
+                            "\(item) is absent, which reads as \"\" and the pattern \"\(Elision.middle(constraint.pattern.source))\" accepts\(anyOrNone)")
+                    case 1: matchedDetails.append("\(item) matches \"\(Elision.middle(constraint.pattern.source))\"\(anyOrNone)")
+                    default:
+                        matchedDetails.append(
+                            "\(item) matches \"\(Elision.middle(constraint.pattern.source))\" in all \(outcome.count) occurrences\(anyOrNone)")
+                    }
                     continue
                 }
                 guard failure == nil else { continue }
                 if outcome.count == 0 {
-                    failure = "\(label)query item \"\(constraint.name)\" is absent; \(ComponentCheck.emptyFailure(constraint.pattern))"
+                    failure = "\(label)query item \"\(Elision.middle(constraint.name))\" is absent; \(ComponentCheck.emptyFailure(constraint.pattern))"
                 } else if value.isEmpty {
                     failure =
-                        "\(label)query item \"\(constraint.name)\" is empty" + (outcome.count > 1 ? " in occurrence \(position + 1) of \(outcome.count)" : "")
+                        "\(label)query item \"\(Elision.middle(constraint.name))\" is empty"
+                        + (outcome.count > 1 ? " in occurrence \(position + 1) of \(outcome.count)" : "")
                         + "; \(ComponentCheck.emptyFailure(constraint.pattern))"
                 } else if outcome.count > 1 {
                     failure =
-                        "\(label)query item \"\(constraint.name)\" appears \(outcome.count) times and occurrence \(position + 1) is \"\(value)\", "
+                        "\(label)query item \"\(Elision.middle(constraint.name))\" appears \(outcome.count) times and occurrence \(position + 1) is \"\(Elision.middle(value))\", "
                         + "\(ComponentCheck.valueFailure(constraint.pattern)) (every occurrence must match)"
                 } else {
-                    failure = "\(label)query item \"\(constraint.name)\" is \"\(value)\", \(ComponentCheck.valueFailure(constraint.pattern))"
+                    failure =
+                        "\(label)query item \"\(Elision.middle(constraint.name))\" is \"\(Elision.middle(value))\", \(ComponentCheck.valueFailure(constraint.pattern))"
                 }
             }
             if let failure {
@@ -109,20 +122,37 @@ struct CompiledComponent: Sendable {
         }
     }
 
-    /// A whole-string part (query string or fragment) against its pattern.
+    /// A whole-string part (query string or fragment) against its pattern. An absent part and an
+    /// empty one (`/x?`, `/x#`) both read as "" for matching, but are told apart in words; a pattern
+    /// of `*` is said to accept any value or none, which is what it means.
     private static func checkWhole(
-        _ pattern: AASAPattern, text: String, scalars: [Unicode.Scalar], present: Bool,
-        label: String, noun: String, part: ComponentCheck.Part
+        _ pattern: AASAPattern, text: String, scalars: [Unicode.Scalar], presence: PreparedURL.Presence,
+        label: String, part: ComponentCheck.Part
     ) -> ComponentCheck.PartOutcome {
-        let name = label + noun
-        if pattern.matches(prepared: scalars) {
-            let shown = present ? "\(name) \"\(text)\"" : "the absent \(noun) (read as \"\")"
-            return .init(part: part, specified: true, matched: true, detail: "\(shown) matches \"\(pattern.source)\"")
+        let noun = part.rawValue
+        let delimiter = part == .query ? "?" : "#"
+        // A written part that decodes to nothing reads like an empty one.
+        let presence = scalars.isEmpty && presence == .present ? .empty : presence
+        let subject: String
+        switch presence {
+        case .absent: subject = "the URL has no \(noun)"
+        case .empty: subject = "the \(noun) is empty (nothing after \"\(delimiter)\")"
+        case .present: subject = "\(label)\(noun) \"\(Elision.middle(text))\""
         }
+        guard pattern.matches(prepared: scalars) else {
+            let detail =
+                presence == .present
+                ? "\(subject) \(ComponentCheck.wholeFailure(pattern))"
+                : "\(subject); \(ComponentCheck.emptyFailure(pattern))"
+            return .init(part: part, specified: true, matched: false, detail: detail)
+        }
+        let anyOrNone = pattern.matchesEverything ? " (any \(noun) or none)" : ""
         let detail =
-            scalars.isEmpty
-            ? "the URL has no \(noun); \(ComponentCheck.emptyFailure(pattern))"
-            : "\(name) \"\(text)\" \(ComponentCheck.valueFailure(pattern))"
-        return .init(part: part, specified: true, matched: false, detail: detail)
+            presence == .present
+            ? "\(subject) matches \"\(Elision.middle(pattern.source))\"\(anyOrNone)"
+            : presence == .absent
+                ? "\(subject), which reads as \"\" and the pattern \"\(Elision.middle(pattern.source))\" accepts\(anyOrNone)"
+                : "\(subject), which the pattern \"\(Elision.middle(pattern.source))\" accepts\(anyOrNone)"
+        return .init(part: part, specified: true, matched: true, detail: detail)
     }
 }

@@ -33,8 +33,21 @@ struct PreparedURL {
 
     func parts(percentEncoded: Bool) -> Parts { percentEncoded ? encoded : decoded }
 
-    var hasQuery: Bool { !(url.query ?? "").isEmpty }
-    var hasFragment: Bool { !(url.fragment ?? "").isEmpty }
+    /// Whether a URL part is written, and with what: `/x` has no query, `/x?` an empty one.
+    enum Presence {
+        case absent
+        /// The delimiter (`?` or `#`) is written with nothing after it.
+        case empty
+        case present
+    }
+
+    var queryPresence: Presence { Self.presence(of: url.query) }
+    var fragmentPresence: Presence { Self.presence(of: url.fragment) }
+
+    private static func presence(of part: String?) -> Presence {
+        guard let part else { return .absent }
+        return part.isEmpty ? .empty : .present
+    }
 
     /// Decision (§6.3): under `percentEncoded: false` the whole query string and the fragment are
     /// percent-decoded before a string pattern sees them, like the path.

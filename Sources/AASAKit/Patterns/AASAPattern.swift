@@ -24,6 +24,9 @@ public struct AASAPattern: Sendable, CustomStringConvertible {
     public let problem: AASAPatternProblem?
     /// Tokens after the slash rules; with `optionalTailStart`, the tokens from there on may be skipped.
     let tokens: [PatternToken]
+    /// Tokens as written, before the slash rules; explanations compare with them to tell whether a
+    /// match needed the recorded leniency.
+    let writtenTokens: [PatternToken]
     let optionalTailStart: Int?
     private let strategy: Strategy
 
@@ -45,6 +48,7 @@ public struct AASAPattern: Sendable, CustomStringConvertible {
         let tokens = role == .urlPath ? PathSlashRules.trimmed(output.tokens) : output.tokens
         let tailStart = role == .urlPath ? PathSlashRules.optionalTailStart(of: tokens) : nil
         self.tokens = tokens
+        writtenTokens = role == .urlPath ? output.tokens : tokens
         optionalTailStart = tailStart
         var problem = output.problem
         if problem == nil {

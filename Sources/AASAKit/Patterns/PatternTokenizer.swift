@@ -30,6 +30,44 @@ enum PatternTokenizer {
         return Output(tokens: tokens, problem: nil)
     }
 
+    /// The variable names `source` refers to with `$(name)`, in order, read exactly as ``tokenize``
+    /// reads them (a reference ends at the first `)`; an unclosed one names nothing).
+    static func references(in source: String) -> [String] {
+        let scalars = Array(source.unicodeScalars)
+        var names: [String] = []
+        var index = 0
+        while index + 1 < scalars.count {
+            guard scalars[index] == "$", scalars[index + 1] == "(" else {
+                index += 1
+                continue
+            }
+            guard let close = scalars[(index + 2)...].firstIndex(of: ")") else { break }
+            names.append(String(String.UnicodeScalarView(scalars[(index + 2)..<close])))
+            index = close + 1
+        }
+        return names
+    }
+
+    /// The scalars of `source` outside `$(name)` references (all of them when `variables` is off),
+    /// for checks on what the pattern writes literally.
+    static func literalScalars(of source: String, variables: Bool) -> [Unicode.Scalar] {
+        guard variables else { return Array(source.unicodeScalars) }
+        let scalars = Array(source.unicodeScalars)
+        var literal: [Unicode.Scalar] = []
+        var index = 0
+        while index < scalars.count {
+            if scalars[index] == "$", index + 1 < scalars.count, scalars[index + 1] == "(",
+                let close = scalars[(index + 2)...].firstIndex(of: ")")
+            {
+                index = close + 1
+                continue
+            }
+            literal.append(scalars[index])
+            index += 1
+        }
+        return literal
+    }
+
     /// Decision: a custom variable whose name equals a predefined one wins (the file is more specific);
     /// the validator warns about it.
     private static func expand(_ name: String, variables: AASASubstitutionVariables, foldingCase: Bool) -> PatternToken? {

@@ -1,7 +1,8 @@
 /// Stable identifiers of everything `linkhost check` reports about an AASA file.
 ///
 /// The raw value (`AASA001`…) never changes meaning once released; retired codes are not reused.
-/// Codes are grouped: 00x the file, 01x apps and entries, 02x rules, 03x substitution variables.
+/// Codes are grouped: 00x the file, 01x apps and entries, 02x rules, 03x substitution variables,
+/// 04x how the file is packaged.
 public enum AASAValidationCode: String, CaseIterable, Sendable, Hashable, Comparable {
     /// The bytes are not JSON at all; iOS ignores the file.
     case notJSON = "AASA001"
@@ -39,6 +40,8 @@ public enum AASAValidationCode: String, CaseIterable, Sendable, Hashable, Compar
     case legacyDetailsDictionary = "AASA017"
     /// The legacy `applinks.apps` array is not empty; it must be `[]`.
     case legacyAppsNotEmpty = "AASA018"
+    /// One list names the same app ID twice (an `appIDs` array, or a service's `apps`).
+    case duplicateAppID = "AASA019"
     /// A rule can never decide anything because an earlier rule of the same entry covers it.
     case shadowedRule = "AASA020"
     /// A rule opens every URL of the site in the app.
@@ -49,6 +52,19 @@ public enum AASAValidationCode: String, CaseIterable, Sendable, Hashable, Compar
     case nonASCIIPatternWhileEncoded = "AASA023"
     /// A pattern can never match because it expands to too many matching steps.
     case patternTooComplex = "AASA024"
+    /// An exclusion of every URL (`{"/": "*", "exclude": true}`, `"NOT *"`) before every rule that
+    /// opens the app: no link of the entry's apps opens.
+    case wholeSiteExclusion = "AASA025"
+    /// An exclusion of every URL after some rules that open the app: every rule after it is dead.
+    case wholeSiteExclusionShadows = "AASA026"
+    /// A rule that looks like an exclusion but is not one: `"not /x"`, `"NOT/x"`, `"NOT  /x"` in
+    /// legacy `paths` (only `NOT ` with one space is), or a component path starting with `NOT `.
+    case exclusionLookalike = "AASA027"
+    /// A pattern holds a character no URL holds as written (a raw space, `"`, `<`, `{`, …) while the
+    /// URL is compared percent-encoded, so that part never matches.
+    case characterNotInURL = "AASA028"
+    /// A pattern with so many `*` that it is almost certainly a mistake, and costly to match.
+    case pathologicalPattern = "AASA029"
     /// `$(name)` names no variable; the pattern never matches.
     case unknownVariable = "AASA030"
     /// `$(` is never closed; the pattern never matches.
@@ -61,18 +77,25 @@ public enum AASAValidationCode: String, CaseIterable, Sendable, Hashable, Compar
     case variableShadowsPredefined = "AASA034"
     /// A variable has no values, so every pattern using it never matches.
     case emptyVariable = "AASA035"
+    /// A variable has the empty string among its values, so `$(name)` may also stand for nothing.
+    case emptyVariableValue = "AASA036"
+    /// A variable no pattern uses.
+    case unusedVariable = "AASA037"
+    /// The JSON is wrapped in a CMS (PKCS #7) signature, as iOS 8 required; signing is obsolete.
+    case signedFile = "AASA040"
 
     /// The fixed severity of every finding with this code.
     public var severity: AASASeverity {
         switch self {
         case .notJSON, .rootNotObject, .fileTooLarge, .wrongType, .malformedAppID, .entryWithoutApp,
-            .nonStringQueryPredicate, .patternTooComplex, .unknownVariable, .unterminatedVariable,
+            .nonStringQueryPredicate, .patternTooComplex, .wholeSiteExclusion, .exclusionLookalike, .unknownVariable, .unterminatedVariable,
             .variableInVariableValue, .invalidVariableName:
             .error
         case .byteOrderMark, .duplicateKey, .unknownKey, .noAppLinks, .noDetails, .unusualTeamID, .appIDAndAppIDs,
             .entryWithoutRules, .pathsBesideComponents, .appInSeveralEntries, .legacyDetailsDictionary,
-            .legacyAppsNotEmpty, .shadowedRule, .wholeSiteCatchAll, .nonASCIIPatternWhileEncoded,
-            .variableShadowsPredefined, .emptyVariable:
+            .legacyAppsNotEmpty, .shadowedRule, .wholeSiteCatchAll, .wholeSiteExclusionShadows, .nonASCIIPatternWhileEncoded,
+            .variableShadowsPredefined, .emptyVariable, .duplicateAppID, .characterNotInURL, .pathologicalPattern,
+            .emptyVariableValue, .unusedVariable, .signedFile:
             .warning
         }
     }

@@ -17,12 +17,29 @@ public struct AASAValidator: Sendable {
             var findings: [AASAFinding] = []
             if bytes.count > Self.maximumFileSize { findings.append(Self.sizeFinding(bytes.count)) }
             switch error {
+            case .notJSON(let syntax) where bytes.isEmpty:
+                findings.append(
+                    AASAFinding(
+                        .notJSON, at: syntax.path, "the file is empty (0 bytes)",
+                        fix: "serve the JSON object itself: { \"applinks\": { ... } }"))
+            case .notJSON(let syntax) where syntax.kind == .nestingTooDeep:
+                let (path, text) = syntax.path.shortened()
+                findings.append(
+                    AASAFinding(
+                        .notJSON, at: path,
+                        "the file is nested deeper than \(AASADocument.maximumNestingDepth) levels (line \(syntax.line), column \(syntax.column), under \(text)); linkhost stops reading there, and an AASA file needs a handful",
+                        fix: "remove the runaway nesting; the deepest AASA value is a pattern inside a component, about six levels down"))
             case .notJSON(let syntax):
                 findings.append(
                     AASAFinding(
                         .notJSON, at: syntax.path,
                         "the file is not valid JSON (line \(syntax.line), column \(syntax.column)): \(syntax.message)",
                         fix: "correct the JSON; iOS ignores a file that does not parse"))
+            case .malformedSignature(let reason):
+                findings.append(
+                    AASAFinding(
+                        .notJSON, at: .root, "the file starts like a CMS (PKCS #7) signed envelope but cannot be unwrapped: \(reason)",
+                        fix: "serve the JSON itself with Content-Type: application/json; signing has been unnecessary since iOS 9"))
             case .rootNotObject(let found):
                 findings.append(
                     AASAFinding(
@@ -82,7 +99,7 @@ public struct AASAValidator: Sendable {
                     fix: "write \"details\": [ { \"appIDs\": [\"<app ID>\"], \"paths\": [...] } ]"))
         }
         let variables = appLinks.substitutionVariables
-        findings += VariableChecks.findings(for: variables)
+        findings += VariableChecks.findings(for: variables, referenced: VariableChecks.referencedNames(in: appLinks))
         if let defaults = appLinks.defaults {
             findings += PatternChecks.findings(
                 for: defaults, percentEncoded: defaults.percentEncoded ?? true,
@@ -130,6 +147,15 @@ public struct AASAValidator: Sendable {
             findings += PatternChecks.findings(
                 for: defaults, percentEncoded: merged.percentEncoded ?? true,
                 caseSensitive: merged.caseSensitive ?? true, variables: variables)
+        }
+        for path in entry.paths ?? [] {
+            if let intended = ExclusionLookalikes.intendedPattern(path.text, legacy: true) {
+                findings.append(ExclusionLookalikes.legacyFinding(path, intended: intended))
+            } else {
+                // Legacy paths compare the path as written and case-sensitively, with no variables.
+                findings += PatternChecks.findings(
+                    for: path.pattern, at: path.jsonPath, role: .urlPath, percentEncoded: true, caseSensitive: true, variables: nil)
+            }
         }
         let compiled = CompiledEntry(entry, domainDefaults: domainDefaults, variables: variables)
         if case .components(let components) = compiled.rules {

@@ -14,36 +14,51 @@ struct ComponentCheck {
     let parts: [PartOutcome]
     /// Query items that held, for ranking near misses.
     let satisfiedQueryItems: Int
+    /// What else decided a match besides the plain patterns (case folding), said after the parts.
+    let notes: [String]
+
+    init(parts: [PartOutcome], satisfiedQueryItems: Int, notes: [String] = []) {
+        self.parts = parts
+        self.satisfiedQueryItems = satisfiedQueryItems
+        self.notes = notes
+    }
 
     var matched: Bool { parts.allSatisfy(\.matched) }
     var matchedPartCount: Int { parts.count { $0.matched } }
     var pathMatched: Bool { parts.first { $0.part == .path }?.matched ?? true }
 
-    /// The first failing part's detail, or the matched specified parts joined.
+    /// The first failing part's detail, or the matched specified parts joined and the notes.
     var summary: String {
         if let failure = parts.first(where: { !$0.matched }) { return failure.detail }
         let specified = parts.filter(\.specified).map(\.detail)
-        return specified.isEmpty ? "it constrains nothing, so every URL matches" : specified.joined(separator: "; ")
+        let text = specified.isEmpty ? "it constrains nothing, so every URL matches" : specified.joined(separator: "; ")
+        return ([text] + notes).joined(separator: "; ")
     }
 
-    /// Ranks near misses: more parts matched, then the path matched, then more query items held.
+    /// Ranks near misses: the path matched, then more parts matched, then more query items held.
     func isCloser(than other: ComponentCheck) -> Bool {
-        if matchedPartCount != other.matchedPartCount { return matchedPartCount > other.matchedPartCount }
         if pathMatched != other.pathMatched { return pathMatched }
+        if matchedPartCount != other.matchedPartCount { return matchedPartCount > other.matchedPartCount }
         return satisfiedQueryItems > other.satisfiedQueryItems
     }
 
     /// Why `pattern` rejects an empty or absent value.
     static func emptyFailure(_ pattern: AASAPattern) -> String {
-        if let problem = pattern.problem { return "pattern \"\(pattern.source)\" can never match: \(problem)" }
-        if pattern.isLiteral { return "pattern \"\(pattern.source)\" expects exactly that text" }
+        if let problem = pattern.problem { return "pattern \"\(Elision.middle(pattern.source))\" can never match: \(problem)" }
+        if pattern.isLiteral { return "pattern \"\(Elision.middle(pattern.source))\" expects exactly that text" }
         let needed = pattern.minimumLength
-        return "pattern \"\(pattern.source)\" needs at least \(needed == 1 ? "one character" : "\(needed) characters")"
+        return "pattern \"\(Elision.middle(pattern.source))\" needs at least \(needed == 1 ? "one character" : "\(needed) characters")"
     }
 
-    /// Why `pattern` rejects the non-empty `value`.
+    /// Why `pattern` rejects a non-empty query string or fragment, after its text.
+    static func wholeFailure(_ pattern: AASAPattern) -> String {
+        if let problem = pattern.problem { return "does not match \"\(Elision.middle(pattern.source))\", which can never match: \(problem)" }
+        return "does not match \"\(Elision.middle(pattern.source))\""
+    }
+
+    /// Why `pattern` rejects the non-empty `value` of a query item, after `is "value",`.
     static func valueFailure(_ pattern: AASAPattern) -> String {
-        if let problem = pattern.problem { return "pattern \"\(pattern.source)\" can never match: \(problem)" }
-        return "which does not match \"\(pattern.source)\""
+        if let problem = pattern.problem { return "pattern \"\(Elision.middle(pattern.source))\" can never match: \(problem)" }
+        return "which does not match \"\(Elision.middle(pattern.source))\""
     }
 }

@@ -8,8 +8,16 @@ enum RuleCoverage {
 
     /// Whether the component opens every URL (a match rule with no effective constraint).
     static func isCatchAll(_ component: CompiledComponent) -> Bool {
-        guard !component.exclude else { return false }
-        return (component.path?.matchesEverything ?? true) && acceptsEveryQuery(component.query) && (component.fragment?.matchesEverything ?? true)
+        !component.exclude && matchesEveryURL(component)
+    }
+
+    /// Whether the component blocks every URL (an exclude rule with no effective constraint).
+    static func isWholeSiteExclusion(_ component: CompiledComponent) -> Bool {
+        component.exclude && matchesEveryURL(component)
+    }
+
+    private static func matchesEveryURL(_ component: CompiledComponent) -> Bool {
+        (component.path?.matchesEverything ?? true) && acceptsEveryQuery(component.query) && (component.fragment?.matchesEverything ?? true)
     }
 
     private static func covers(_ earlier: AASAPattern?, _ later: AASAPattern?) -> Bool {

@@ -1,6 +1,7 @@
 import OrderedJSON
 
-/// Findings about the order of one entry's rules: unreachable rules and whole-site catch-alls.
+/// Findings about the order of one entry's rules: unreachable rules, whole-site catch-alls, and
+/// exclusions of every URL that turn the entry's links off.
 enum RuleOrderChecks {
     /// Rules compared pairwise per entry at most; beyond this only catch-alls are reported, which
     /// keeps a hostile file of thousands of rules from taking quadratic time.
@@ -14,12 +15,27 @@ enum RuleOrderChecks {
         }
     }
 
+    /// One rule as the whole-site exclusion check sees it.
+    private struct OrderedRule {
+        let index: Int
+        let jsonPath: JSONPath
+        let excludes: Bool
+        let blocksEverything: Bool
+    }
+
     private static func componentFindings(_ components: [CompiledComponent], entry: AASADetailsEntry) -> [AASAFinding] {
-        var findings: [AASAFinding] = []
+        var findings = wholeSiteExclusionFindings(
+            components.map {
+                OrderedRule(
+                    index: $0.index, jsonPath: $0.effective.jsonPath, excludes: $0.exclude, blocksEverything: RuleCoverage.isWholeSiteExclusion($0))
+            },
+            entry: entry, example: #"{"/": "/admin/*", "exclude": true}"#)
         for (position, component) in components.enumerated() {
             let path = component.effective.jsonPath
+            // A rule behind a whole-site exclusion is already named by that finding (the root cause).
             if position < maximumComparedRules,
-                let earlier = components.prefix(position).first(where: { RuleCoverage.covers($0, component) })
+                let earlier = components.prefix(position).first(where: { RuleCoverage.covers($0, component) }),
+                !RuleCoverage.isWholeSiteExclusion(earlier)
             {
                 let earlierPath = earlier.effective.jsonPath
                 let how =
@@ -44,26 +60,68 @@ enum RuleOrderChecks {
     }
 
     private static func legacyFindings(_ paths: [CompiledLegacyPath], entry: AASADetailsEntry) -> [AASAFinding] {
-        var findings: [AASAFinding] = []
+        let blocksEverything = { (path: CompiledLegacyPath) in path.source.isExclusion && path.pattern.matchesEverything }
+        var findings = wholeSiteExclusionFindings(
+            paths.map {
+                OrderedRule(index: $0.source.index, jsonPath: $0.source.jsonPath, excludes: $0.source.isExclusion, blocksEverything: blocksEverything($0))
+            },
+            entry: entry, example: #""NOT /admin/*""#)
         for (position, path) in paths.enumerated() {
             if position < maximumComparedRules,
-                let earlier = paths.prefix(position).first(where: { PatternInclusion.includes($0.pattern, path.pattern) })
+                let earlier = paths.prefix(position).first(where: { PatternInclusion.includes($0.pattern, path.pattern) }),
+                !blocksEverything(earlier)
             {
                 let how = earlier.source.isExclusion ? "excludes" : "already matches"
                 findings.append(
                     AASAFinding(
                         .shadowedRule, at: path.source.jsonPath,
-                        "this path is unreachable: \(earlier.source.jsonPath) (\"\(earlier.source.text)\") \(how) every path it matches, and evaluation stops at the first match",
+                        "this path is unreachable: \(earlier.source.jsonPath) (\"\(Elision.middle(earlier.source.text))\") \(how) every path it matches, and evaluation stops at the first match",
                         fix: "move it above \(earlier.source.jsonPath), or remove it"))
             }
             if !path.source.isExclusion, path.pattern.matchesEverything {
                 findings.append(
                     AASAFinding(
                         .wholeSiteCatchAll, at: path.source.jsonPath,
-                        "the path \"\(path.source.text)\" matches every path, so the whole site opens the app",
-                        fix: "list the paths the app handles instead of \"\(path.source.text)\""))
+                        "the path \"\(Elision.middle(path.source.text))\" matches every path, so the whole site opens the app",
+                        fix: "list the paths the app handles instead of \"\(Elision.middle(path.source.text))\""))
             }
         }
         return findings
+    }
+
+    /// AASA025 / AASA026 for the first rule that excludes every URL: with no opening rule before it,
+    /// no link of the entry's apps opens the app (an error); after some, every rule behind it is dead
+    /// (a warning). One after every opening rule only ends the list, which is harmless.
+    private static func wholeSiteExclusionFindings(_ rules: [OrderedRule], entry: AASADetailsEntry, example: String) -> [AASAFinding] {
+        guard let position = rules.firstIndex(where: \.blocksEverything) else { return [] }
+        let exclusion = rules[position]
+        let before = rules[..<position].filter { !$0.excludes }
+        let after = rules[(position + 1)...].filter { !$0.excludes }
+        let rule = "rule \(exclusion.index) of this entry excludes every URL"
+        let verb = after.count == 1 ? "never applies" : "never apply"
+        let dead = after.isEmpty ? "" : "; the \(count(after.count, "rule")) after it that would open the app (\(list(after))) \(verb)"
+        if before.isEmpty {
+            return [
+                AASAFinding(
+                    .wholeSiteExclusion, at: exclusion.jsonPath,
+                    "\(rule) and no rule before it opens the app, so no link opens \(entry.appIDs.joined(separator: ", "))\(dead)",
+                    fix: "exclude only the paths that must stay in the browser, e.g. \(example), and put it before the rules that open the app")
+            ]
+        }
+        guard !after.isEmpty else { return [] }
+        return [
+            AASAFinding(
+                .wholeSiteExclusionShadows, at: exclusion.jsonPath,
+                "\(rule): only the \(count(before.count, "rule")) before it can open the app\(dead)",
+                fix: "move the rules that should open the app above it, or narrow it to the paths that must stay in the browser, e.g. \(example)")
+        ]
+    }
+
+    private static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+
+    /// The rules' paths, the first three and how many more.
+    private static func list(_ rules: [OrderedRule]) -> String {
+        let shown = rules.prefix(3).map(\.jsonPath.description).joined(separator: ", ")
+        return rules.count > 3 ? "\(shown) and \(rules.count - 3) more" : shown
     }
 }

@@ -1,6 +1,29 @@
 /// Findings about `applinks.substitutionVariables` definitions.
 enum VariableChecks {
-    static func findings(for variables: AASASubstitutionVariables) -> [AASAFinding] {
+    /// Every variable name a pattern of `appLinks` refers to: components and both levels of
+    /// defaults (legacy `paths` have no variables).
+    static func referencedNames(in appLinks: AASAAppLinks) -> Set<String> {
+        var names = Set<String>()
+        func add(_ component: AASAComponent?) {
+            guard let component else { return }
+            var sources = [component.path, component.fragment].compactMap { $0 }
+            switch component.query {
+            case .string(let source): sources.append(source)
+            case .items(let items): sources += items.map(\.pattern)
+            case .ignoredDictionary, nil: break
+            }
+            for source in sources { names.formUnion(PatternTokenizer.references(in: source)) }
+        }
+        add(appLinks.defaults)
+        for entry in appLinks.details {
+            add(entry.defaults)
+            for component in entry.components ?? [] { add(component) }
+        }
+        return names
+    }
+
+    /// - Parameter referenced: the names patterns use, for the unused-variable check.
+    static func findings(for variables: AASASubstitutionVariables, referenced: Set<String>) -> [AASAFinding] {
         var findings: [AASAFinding] = []
         for variable in variables.variables {
             if !variable.hasValidName {
@@ -24,11 +47,25 @@ enum VariableChecks {
                         "the variable \"\(variable.name)\" has no values, so every pattern using $(\(variable.name)) never matches",
                         fix: "list at least one value"))
             }
+            if variable.hasValidName, !referenced.contains(variable.name) {
+                findings.append(
+                    AASAFinding(
+                        .unusedVariable, at: variable.jsonPath,
+                        "no pattern uses $(\(variable.name)), so this definition has no effect (perhaps a pattern misspells its name)",
+                        fix: "use $(\(variable.name)) in a pattern, or remove the definition"))
+            }
+            if let index = variable.values.firstIndex(of: "") {
+                findings.append(
+                    AASAFinding(
+                        .emptyVariableValue, at: variable.jsonPath.appending(index),
+                        "the variable \"\(variable.name)\" has the empty string as a value, so $(\(variable.name)) may also stand for nothing (\"a$(\(variable.name))\" then matches \"a\" as well)",
+                        fix: "remove the empty value; if links without this part are meant, write a second rule for them"))
+            }
             for (index, value) in variable.values.enumerated() where value.contains("$(") {
                 findings.append(
                     AASAFinding(
                         .variableInVariableValue, at: variable.jsonPath.appending(index),
-                        "the value \"\(value)\" contains \"$(\"; variable values may use * and ? but not other variables, so it is read as plain text",
+                        "the value \"\(Elision.middle(value))\" contains \"$(\"; variable values may use * and ? but not other variables, so it is read as plain text",
                         fix: "write the alternatives out instead of referring to another variable"))
             }
         }

@@ -29,7 +29,8 @@ public struct LinkExplanation: Sendable {
     /// Explains `url` with the site of its host in `configuration`.
     public static func explain(_ url: String, configuration: LinkhostConfiguration, appID: String? = nil) throws(AASAURLError) -> LinkExplanation {
         let parsed = try AASAURL(url)
-        guard let rawHost = parsed.host, let host = HostLookup.normalize(rawHost) else {
+        // The ASCII form, so a URL written with an IDN finds the site listed in Punycode.
+        guard let rawHost = parsed.asciiHost, let host = HostLookup.normalize(rawHost) else {
             throw AASAURLError("\"\(url)\" has no host; with --config, give a full URL such as https://rowhni.com/addfriend?code=TEST123")
         }
         let site: SiteConfiguration
@@ -119,9 +120,9 @@ public struct LinkExplanation: Sendable {
         return .object(members)
     }
 
-    /// Lines for people.
+    /// Lines for people; a very long URL is shown with its middle cut out (`--json` keeps it whole).
     public var text: String {
-        var lines = [url]
+        var lines = [Elision.middle(url, limit: 160)]
         let who = appIDs.isEmpty ? "" : " for \(appIDs.joined(separator: ", "))"
         switch decision {
         case .match: lines.append("  decision: match — opens the app\(who)")

@@ -24,6 +24,8 @@ public enum SiteAgreement {
             ]
         }
         let matcher = AASAMatcher(document)
+        // Probe URLs carry no port: a site's hosts have none, so the domain covers https's default port
+        // only (a link on another port opens in the browser), and that is where its links live.
         let host = site.primaryHost
         var problems: [ConfigurationProblem] = []
         for (ruleIndex, rule) in site.router.rules.enumerated() {

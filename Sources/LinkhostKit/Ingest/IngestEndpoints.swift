@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServing
 import LinkLog
 import OrderedJSON
@@ -101,14 +102,8 @@ struct IngestEndpoints: Sendable {
     /// The media type without parameters must be one of `accepted`.
     private static func checkMediaType(_ request: HTTPRequest, accepted: [String]) -> IngestProblem? {
         let given = request.headers["Content-Type"]
-        let type = given.map { $0.split(separator: ";", maxSplits: 1).first.map(String.init) ?? "" }?.trimmingSpaces().lowercased()
+        let type = given.map { $0.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased() }
         guard let type, accepted.contains(type) else { return .unsupportedMediaType(given, accepted: accepted) }
         return nil
-    }
-}
-
-extension String {
-    fileprivate func trimmingSpaces() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

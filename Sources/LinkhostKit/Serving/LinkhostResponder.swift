@@ -44,7 +44,8 @@ struct LinkhostResponder: HTTPResponder {
     }
 
     func respond(to request: HTTPRequest) -> AnnotatedResponse<HitAnnotation> {
-        if IngestEndpoints.paths.contains(request.path), let site = directory.site(forHost: request.hostName) {
+        // The prefix test keeps the page and AASA path free of a set lookup.
+        if request.path.hasPrefix("/v1/"), IngestEndpoints.paths.contains(request.path), let site = directory.site(forHost: request.hostName) {
             return ingest.respond(to: request, site: site.configuration)
         }
         guard request.method == "GET" || request.method == "HEAD" else {

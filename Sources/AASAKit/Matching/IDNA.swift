@@ -1,0 +1,160 @@
+internal import Foundation
+
+/// Host names in the one form iOS compares: lower case, and every non-ASCII label as its IDNA 2008
+/// A-label (`bücher.example` → `xn--bcher-kva.example`), so a domain and a URL match whichever way
+/// either is written. Apple asks for IDNs in Punycode in the entitlement (spec §1).
+///
+/// What is implemented of IDNA 2008 (RFC 5890–5892), since no library for it is available here:
+/// lower-casing and NFC (Foundation) before anything else; labels split on `.` and the dots UTS 46
+/// maps to it (`。`, `．`, `｡`); each non-ASCII label checked against RFC 5892's rules as far as
+/// they follow from Unicode properties — letters, marks and digits only (`Ll`, `Lo`, `Lm`, `Mn`,
+/// `Mc`, `Nd`) and hyphens, nothing that changes under NFKC case folding, the exceptions table of
+/// section 2.6, no leading combining mark, no hyphen first, last or in positions 3–4, and the
+/// CONTEXTO rules for digits, the middle dot, the Greek keraia, the Hebrew punctuation and the
+/// Katakana middle dot — then encoded with Punycode (RFC 3492). An `xn--` label must decode to a
+/// label that passes the same checks and encodes back to itself. Not implemented, and therefore
+/// refused rather than guessed: the CONTEXTJ joiners (U+200C, U+200D); the Bidi rule is not checked.
+/// ASCII labels are left as they are (lower-cased), except that an empty label or one longer than 63
+/// characters is refused. IP literals pass unchanged.
+public enum IDNA {
+    /// The host in lower case with every label in ASCII (`xn--` for non-ASCII ones); a trailing dot
+    /// is kept. Throws when a label is empty, too long or not a valid IDNA 2008 label.
+    public static func asciiHost(_ host: String) throws(IDNAError) -> String {
+        // IPv6 literals (the brackets already removed) and IPv4 addresses are not names.
+        if host.contains(":") || isIPv4(host) { return host.lowercased() }
+        let normalized = host.lowercased().precomposedStringWithCanonicalMapping
+        var labels = normalized.split(omittingEmptySubsequences: false) { $0 == "." || $0 == "\u{3002}" || $0 == "\u{FF0E}" || $0 == "\u{FF61}" }
+        let trailingDot = labels.count > 1 && labels.last?.isEmpty == true
+        if trailingDot { labels.removeLast() }
+        var ascii: [String] = []
+        for label in labels {
+            ascii.append(try asciiLabel(String(label), host: host))
+        }
+        return ascii.joined(separator: ".") + (trailingDot ? "." : "")
+    }
+
+    private static func asciiLabel(_ label: String, host: String) throws(IDNAError) -> String {
+        func fail(_ reason: String) -> IDNAError { IDNAError(host: host, reason: reason) }
+        guard !label.isEmpty else { throw fail("it has an empty label (two dots in a row, or a dot at the start)") }
+        let scalars = Array(label.unicodeScalars)
+        if scalars.allSatisfy(\.isASCII) {
+            if label.hasPrefix("xn--") {
+                guard let decoded = Punycode.decode(String(label.dropFirst(4))), decoded.contains(where: { !$0.isASCII }) else {
+                    throw fail("the label \"\(label)\" starts with xn-- but is not valid Punycode for a non-ASCII label")
+                }
+                let unicode = String(String.UnicodeScalarView(decoded))
+                if let problem = uLabelProblem(decoded) {
+                    throw fail("the label \"\(label)\" stands for \"\(visible(unicode))\", which \(problem)")
+                }
+                guard unicode.precomposedStringWithCanonicalMapping == unicode, Punycode.encode(decoded).map({ "xn--" + $0 }) == label else {
+                    throw fail("the label \"\(label)\" is not the A-label of \"\(visible(unicode))\" (it does not encode back to itself)")
+                }
+            }
+            guard label.utf8.count <= 63 else { throw fail("the label \"\(label)\" is longer than 63 characters") }
+            return label
+        }
+        if let problem = uLabelProblem(scalars) { throw fail("the label \"\(label)\" \(problem)") }
+        guard let encoded = Punycode.encode(scalars) else { throw fail("the label \"\(label)\" cannot be encoded") }
+        let aLabel = "xn--" + encoded
+        guard aLabel.utf8.count <= 63 else { throw fail("the label \"\(label)\" is \(aLabel.utf8.count) characters as \(aLabel), more than 63") }
+        return aLabel
+    }
+
+    /// Why `label` (lower-cased, NFC) is not a valid IDNA 2008 U-label, or `nil`.
+    static func uLabelProblem(_ label: [Unicode.Scalar]) -> String? {
+        guard let first = label.first, let last = label.last else { return "is empty" }
+        if first == "-" || last == "-" { return "starts or ends with a hyphen" }
+        if label.count >= 4, label[2] == "-", label[3] == "-" { return "has hyphens in its third and fourth positions" }
+        if isMark(first) { return "starts with a combining mark (U+\(hex(first)))" }
+        for (position, scalar) in label.enumerated() {
+            if let problem = scalarProblem(scalar, at: position, in: label) { return problem }
+        }
+        return nil
+    }
+
+    private static func scalarProblem(_ scalar: Unicode.Scalar, at position: Int, in label: [Unicode.Scalar]) -> String? {
+        let name = isInvisible(scalar) ? "U+\(hex(scalar))" : "U+\(hex(scalar)) (\(String(scalar)))"
+        switch scalar.value {
+        // RFC 5892 section 2.6: valid despite the rules below, and never valid despite them.
+        case 0xDF, 0x3C2, 0x6FD, 0x6FE, 0xF0B, 0x3007:
+            return nil
+        case 0x640, 0x7FA, 0x302E, 0x302F, 0x3031...0x3035, 0x303B:
+            return "holds \(name), which IDNA 2008 does not allow"
+        case 0x200C, 0x200D:
+            return "holds the joiner \(name), whose contextual rule linkhost does not check"
+        // CONTEXTO (RFC 5892 appendix A).
+        case 0xB7:
+            let between = position > 0 && position + 1 < label.count && label[position - 1] == "l" && label[position + 1] == "l"
+            return between ? nil : "holds a middle dot (U+00B7) that is not between two l"
+        case 0x375:
+            return position + 1 < label.count && isGreek(label[position + 1]) ? nil : "holds a Greek keraia (U+0375) not followed by a Greek letter"
+        case 0x5F3, 0x5F4:
+            return position > 0 && (0x590...0x5FF).contains(label[position - 1].value) ? nil : "holds \(name) not after a Hebrew letter"
+        case 0x30FB:
+            return label.contains(where: isJapanese) ? nil : "holds a Katakana middle dot (U+30FB) in a label without Japanese letters"
+        case 0x660...0x669:
+            return label.contains { (0x6F0...0x6F9).contains($0.value) } ? "mixes Arabic-Indic and extended Arabic-Indic digits" : nil
+        case 0x6F0...0x6F9:
+            return label.contains { (0x660...0x669).contains($0.value) } ? "mixes Arabic-Indic and extended Arabic-Indic digits" : nil
+        default:
+            break
+        }
+        if scalar.isASCII {
+            let valid = ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-"
+            return valid ? nil : "holds \(name), which a host name cannot"
+        }
+        switch scalar.properties.generalCategory {
+        case .lowercaseLetter, .otherLetter, .modifierLetter, .nonspacingMark, .spacingMark, .decimalNumber:
+            break
+        default:
+            return "holds \(name), which IDNA 2008 does not allow (only letters, marks, digits and hyphens)"
+        }
+        if scalar.properties.changesWhenNFKCCaseFolded {
+            return "holds \(name), which IDNA 2008 does not allow (it is a compatibility or case variant of another character)"
+        }
+        return nil
+    }
+
+    /// Controls, format characters, separators and unassigned code points, which a message must
+    /// not print as they are.
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
+    }
+
+    /// `text` with invisible scalars shown as U+FFFD.
+    private static func visible(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { isInvisible($0) ? "\u{FFFD}" : $0 }))
+    }
+
+    private static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: true
+        default: false
+        }
+    }
+
+    private static func isGreek(_ scalar: Unicode.Scalar) -> Bool {
+        (0x370...0x3FF).contains(scalar.value) || (0x1F00...0x1FFF).contains(scalar.value)
+    }
+
+    /// Hiragana, Katakana or Han, by block (the rule's script test, without a script table).
+    private static func isJapanese(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        guard value != 0x30FB else { return false }
+        return (0x3040...0x30FF).contains(value) || (0x31F0...0x31FF).contains(value) || (0x3400...0x4DBF).contains(value)
+            || (0x4E00...0x9FFF).contains(value) || (0xF900...0xFAFF).contains(value) || (0x20000...0x3134F).contains(value)
+    }
+
+    private static func isIPv4(_ host: String) -> Bool {
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+    }
+
+    private static func hex(_ scalar: Unicode.Scalar) -> String {
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import HTTPServing
+import Logging
+import Synchronization
+import TestSupport
+import Testing
+
+/// Stopping a server with a pool of worker threads while clients keep opening connections: the
+/// moment libmicrohttpd 0.9.75's `MHD_quiesce_daemon` raced with its own workers (a panic, "Failed
+/// to remove listen FD from epoll set", that aborted the whole test run in CI). Each round stops a
+/// busy server; any such race shows as a crash of the test process.
+///
+/// `LINKHOST_STRESS_ROUNDS` raises the number of rounds for a long run.
+@Suite("Stopping busy servers")
+struct StopUnderLoadTests {
+    static let rounds = Int(ProcessInfo.processInfo.environment["LINKHOST_STRESS_ROUNDS"] ?? "") ?? 40
+
+    static let quietLogger: Logger = {
+        var logger = Logger(label: "linkhost.stop-under-load")
+        logger.logLevel = .error
+        return logger
+    }()
+
+    @Test func aServerStoppedWhileClientsConnectStopsCleanlyAndRefusesAfterwards() throws {
+        var answered = 0
+        for round in 0..<Self.rounds {
+            let server = HTTPServer(
+                configuration: HTTPServerConfiguration(address: "127.0.0.1", port: 0, threadCount: 4), logger: Self.quietLogger,
+                responder: ClosureResponder { _ in HTTPResponse(status: 200, contentType: "text/plain", text: "ok") })
+            try server.start()
+            let port = server.port
+            let done = Atomic<Bool>(false)
+            let successes = Atomic<Int>(0)
+            let clients = DispatchGroup()
+            for _ in 0..<3 {
+                clients.enter()
+                Thread {
+                    defer { clients.leave() }
+                    while !done.load(ordering: .relaxed) {
+                        // A new connection per request keeps the listening socket busy.
+                        guard let client = try? RawHTTPClient(port: port, timeoutSeconds: 2) else { continue }
+                        if (try? client.request("GET", "/"))?.status == 200 { successes.add(1, ordering: .relaxed) }
+                    }
+                }.start()
+            }
+            usleep(UInt32(5_000 + (round % 5) * 5_000))
+            server.stop()
+            done.store(true, ordering: .relaxed)
+            clients.wait()
+            answered += successes.load(ordering: .relaxed)
+            #expect(throws: (any Error).self, "round \(round): port \(port) accepts after stop()") { _ = try RawHTTPClient(port: port, timeoutSeconds: 1) }
+        }
+        #expect(answered > 0)
+    }
+}
