@@ -40,21 +40,20 @@ struct RealServerTests {
     @Test func aWrongKeyIsA401WithoutRetries() async throws {
         let server = try LinkhostServer(port: try FreePort.find(), ingestKey: Self.key)
         let wrongKey = "wrong-key-0b7d3e55"
-        let started = ProcessInfo.processInfo.systemUptime
         // The standard policy would retry a retryable failure within half a second or so.
         let error = await #expect(throws: LinkhostClientError.self) {
             try await server.rowhniClient(key: wrongKey).report(openedURL: Self.addFriend)
         }
-        let elapsed = ProcessInfo.processInfo.systemUptime - started
         #expect(error?.kind == .server)
         #expect(error?.status == 401)
         #expect(error?.isUnauthorized == true)
         #expect(error?.code?.isEmpty == false)
         #expect(error?.detail.isEmpty == false)
         #expect(error?.attempts == 1)
-        // The attempt count is the proof; the time only guards against a retry pause sneaking in
-        // (bounded loosely: a loaded CI machine can take seconds for one local request).
-        #expect(elapsed < 10, "a 401 must not wait for a retry")
+        // The attempt count (and the server's one response, below) is the proof that nothing was
+        // retried. No bound on the time: in a full parallel run, blocking tests can hold every thread
+        // of the test process's cooperative pool for minutes, and the await above cannot resume until
+        // one is free (a CI run measured 185 s for this one local request).
         for text in [error.map(String.init(describing:)), error?.localizedDescription, error?.detail, error?.code] {
             #expect(text?.contains(wrongKey) == false)
             #expect(text?.contains(Self.key) == false)
