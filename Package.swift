@@ -112,6 +112,23 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // The admin listener: the log API, the dashboard and Prometheus metrics of a running server.
+        .target(
+            name: "LinkhostAdmin",
+            dependencies: [
+                "HTTPServing",
+                "LinkhostKit",
+                "LinkLog",
+                "LinkLogDatabases",
+                "LinkRules",
+                "OrderedJSON",
+                "PercentCoding",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            swiftSettings: strictness
+        ),
         // The client an iOS app embeds (`POST /v1/opens`): Foundation only, no package dependency,
         // builds for iOS and Linux (FoundationNetworking there); the tests run it against the
         // built server.
@@ -120,6 +137,7 @@ let package = Package(
             name: "LinkhostCLI",
             dependencies: [
                 "LinkhostKit",
+                "LinkhostAdmin",
                 "LinkLog",
                 "LinkLogDatabases",
                 "DevCertificates",

@@ -6,6 +6,8 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8]
     /// The prebuilt response to queue instead of `status`/`headers`/`body`, which then mirror it.
     public let prepared: PreparedResponse?
+    /// A body produced while it is sent (chunked), instead of `body`; thread-per-connection servers only.
+    public let stream: HTTPBodyStream?
 
     /// A response built for this request.
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
@@ -13,6 +15,16 @@ public struct HTTPResponse: Sendable {
         self.headers = headers
         self.body = body
         self.prepared = nil
+        self.stream = nil
+    }
+
+    /// A response whose body is produced while it is sent (see `HTTPBodyStream`).
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), stream: HTTPBodyStream) {
+        self.status = status
+        self.headers = headers
+        self.body = []
+        self.prepared = nil
+        self.stream = stream
     }
 
     /// A response of UTF-8 text with the given content type.
@@ -28,6 +40,7 @@ public struct HTTPResponse: Sendable {
         self.headers = prepared.headers
         self.body = prepared.body
         self.prepared = prepared
+        self.stream = nil
     }
 
     /// The body as text (for tests and logs).

@@ -136,12 +136,18 @@ public final class HTTPServer: Sendable {
                 options.append(linkhost_mhd_option(MHD_OPTION.HTTPS_MEM_KEY, 0, tlsStrings[1]))
                 options.append(linkhost_mhd_option(MHD_OPTION.HTTPS_PRIORITIES, 0, tlsStrings[2]))
             }
-            if configuration.threadCount > 1 {
+            if configuration.threadCount > 1 && !configuration.threadPerConnection {
                 options.append(linkhost_mhd_option(MHD_OPTION.THREAD_POOL_SIZE, configuration.threadCount, nil))
             }
             options.append(linkhost_mhd_option(MHD_OPTION.END, 0, nil))
-            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
-            if configuration.turbo { flags |= MHD_USE_TURBO.rawValue }
+            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+            if configuration.threadPerConnection {
+                // epoll is the pool's; a thread per connection polls its own socket.
+                flags |= MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_POLL.rawValue
+            } else {
+                flags |= MHD_USE_EPOLL.rawValue
+                if configuration.turbo { flags |= MHD_USE_TURBO.rawValue }
+            }
             if configuration.tls != nil { flags |= MHD_USE_TLS.rawValue }
             let daemon = options.withUnsafeMutableBufferPointer { buffer in
                 linkhost_mhd_start(flags, MHDCallbacks.handleRequest, context, buffer.baseAddress)

@@ -29,6 +29,10 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var turbo: Bool
     /// Serve HTTPS with these credentials instead of plain HTTP.
     public var tls: TLSCredentials?
+    /// One thread per connection instead of the epoll pool: responders and streamed bodies may then
+    /// block (on a database, say) without stalling other connections. For small admin listeners;
+    /// `threadCount` and `turbo` are unused, and `connectionLimit` bounds the threads.
+    public var threadPerConnection: Bool
 
     public init(
         address: String = "127.0.0.1",
@@ -42,7 +46,8 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         listenBacklog: Int = 511,
         shutdownGraceSeconds: Double = 10,
         turbo: Bool = true,
-        tls: TLSCredentials? = nil
+        tls: TLSCredentials? = nil,
+        threadPerConnection: Bool = false
     ) {
         self.address = address
         self.port = port
@@ -56,6 +61,7 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         self.shutdownGraceSeconds = shutdownGraceSeconds
         self.turbo = turbo
         self.tls = tls
+        self.threadPerConnection = threadPerConnection
     }
 
     /// One worker per processor, as libmicrohttpd's manual recommends for its thread-pool mode.

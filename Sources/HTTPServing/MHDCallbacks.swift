@@ -209,6 +209,11 @@ enum MHDCallbacks {
         context.request = request
         context.status = response.status
         context.bodySize = request.method == "HEAD" ? 0 : response.body.count
+        if request.method == "HEAD", let stream = response.stream {
+            // No body goes out for HEAD: the stream is never read, so it is closed now.
+            stream.finish()
+            return ResponseBuilder.queue(HTTPResponse(status: response.status, headers: response.headers), on: connection)
+        }
         context.responded = true
         return ResponseBuilder.queue(response, on: connection)
     }

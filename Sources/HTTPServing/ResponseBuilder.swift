@@ -35,9 +35,47 @@ enum ResponseBuilder {
             headers = ["Content-Type": "text/plain; charset=utf-8"]
             body = Array("Internal Server Error\n".utf8)
         }
+        if let stream = response.stream, status == response.status {
+            return queue(stream, status: status, headers: headers, on: connection)
+        }
+        response.stream?.finish()
         guard let handle = makeHandle(body: body, headers: headers) else { return MHD_Result.NO }
         let result = MHD_queue_response(connection, UInt32(status), handle)
         MHD_destroy_response(handle)
         return result
+    }
+
+    /// Queues a streamed body: libmicrohttpd calls `streamReader` whenever the socket can take more
+    /// and sends what it gets chunked (HTTP/1.1) or until the connection closes (HTTP/1.0).
+    private static func queue(_ stream: HTTPBodyStream, status: Int, headers: HTTPHeaders, on connection: OpaquePointer) -> MHD_Result {
+        let context = Unmanaged.passRetained(stream).toOpaque()
+        guard let handle = MHD_create_response_from_callback(UInt64.max, 32 * 1024, streamReader, context, streamReleaser) else {
+            // libmicrohttpd did not take the context: it is ours to release.
+            streamReleaser(context)
+            return MHD_Result.NO
+        }
+        for field in headers where MHD_add_response_header(handle, field.name, field.value) != MHD_Result.YES {
+            MHD_destroy_response(handle)
+            return MHD_Result.NO
+        }
+        let result = MHD_queue_response(connection, UInt32(status), handle)
+        MHD_destroy_response(handle)
+        return result
+    }
+
+    private static let streamReader: MHD_ContentReaderCallback = { context, _, buffer, capacity in
+        guard let context, let buffer else { return -2 }
+        let stream = Unmanaged<HTTPBodyStream>.fromOpaque(context).takeUnretainedValue()
+        switch stream.read(into: buffer, capacity: capacity) {
+        case .bytes(let count): return count
+        case .end: return -1  // MHD_CONTENT_READER_END_OF_STREAM
+        case .failed: return -2  // MHD_CONTENT_READER_END_WITH_ERROR
+        }
+    }
+
+    private static let streamReleaser: MHD_ContentReaderFreeCallback = { context in
+        guard let context else { return }
+        let stream = Unmanaged<HTTPBodyStream>.fromOpaque(context).takeRetainedValue()
+        stream.finish()
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LinkhostAdmin
 import LinkhostKit
 import Logging
 
@@ -30,12 +31,22 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The hit log's SQLite file or postgresql:// URL, overriding log.database.", valueName: "path"))
     var logDb: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Port of the admin listener (API, dashboard, metrics), overriding server.admin.listen.port; it runs only with an admin token.",
+            valueName: "n"))
+    var adminPort: Int?
+
     @Option(name: .long, help: "How much to log.")
     var logLevel: LogLevelOption = .info
 
     func validate() throws {
         if let port, !(0...65535).contains(port) {
             throw ValidationError("--port \(port) is outside 0...65535")
+        }
+        if let adminPort, !(0...65535).contains(adminPort) {
+            throw ValidationError("--admin-port \(adminPort) is outside 0...65535")
         }
         if let tlsPort, !(0...65535).contains(tlsPort) {
             throw ValidationError("--tls-port \(tlsPort) is outside 0...65535")
@@ -54,6 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
         overrides.tlsKey = tlsKey.map { .init($0, from: "--tls-key") }
         overrides.tlsPort = tlsPort.map { .init($0, from: "--tls-port") }
         overrides.databasePath = logDb.map { .init($0, from: "--log-db") }
+        overrides.adminPort = adminPort.map { .init($0, from: "--admin-port") }
         return overrides
     }
 
@@ -81,6 +93,13 @@ struct ServeCommand: AsyncParsableCommand {
             throw CLIFailure.unusableInput("\(error)")
         }
 
+        let adminToken: AdminToken?
+        do {
+            adminToken = try AdminToken.resolve(environment: ProcessInfo.processInfo.environment, settings: configuration.server.admin)
+        } catch {
+            throw CLIFailure.unusableInput("\(error)")
+        }
+
         // Caught from here on: a signal that comes as soon as "listening" is printed still stops
         // the server gracefully.
         let signals = TerminationSignal.install()
@@ -91,11 +110,34 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure.runtime("\(error)")
         }
+        var admin: AdminServer?
+        if let adminToken {
+            do {
+                let started = try AdminServer(server: server, token: adminToken, logger: logger)
+                try started.start()
+                admin = started
+            } catch {
+                server.stop()
+                let settings = configuration.server.admin
+                throw CLIFailure.runtime("the admin listener on \(settings.listenAddress):\(settings.port) (server.admin.listen) cannot start: \(error)")
+            }
+        }
         StandardOutput.write(StartupBanner(server: server, ingestKeys: ingestKeys).text)
+        if let admin {
+            StandardOutput.write("admin (dashboard, /api/v1/, /metrics): \(admin.baseURL)\n")
+            if !["127.0.0.1", "::1", "localhost"].contains(configuration.server.admin.listenAddress), !configuration.server.admin.tls {
+                logger.warning(
+                    "the admin listener is reachable from other machines over plain HTTP; the token and the session cookie cross the network in clear (set server.admin.tls)"
+                )
+            }
+        } else {
+            StandardOutput.write("admin: off (set \(AdminToken.variable) or server.admin.tokenFile to serve the dashboard, API and metrics)\n")
+        }
         logger.info("serving", metadata: ["port": "\(server.port)", "sites": "\(configuration.sites.map(\.id).joined(separator: ","))"])
 
         let received = await signals.wait()
         logger.info("stopping", metadata: ["signal": "\(received == SIGTERM ? "SIGTERM" : "SIGINT")"])
+        admin?.stop()
         let log = server.stop()
         let statistics = server.statistics
         logger.info("stopped", metadata: ["responsesSent": "\(statistics.responsesSent)", "cutShort": "\(statistics.exchangesCutShort)"])

@@ -7,11 +7,17 @@ public struct CSVFormatter: Sendable {
 
     /// The table as CSV, header first.
     public func format(_ table: ResultTable) -> String {
-        var output = record(table.columns.map(\.name))
-        for row in table.rows {
-            output += record(table.columns.indices.map { row.indices.contains($0) ? row[$0] ?? "" : "" })
-        }
+        var output = header(table.columns)
+        for row in table.rows { output += line(row, columns: table.columns) }
         return output
+    }
+
+    /// The header record alone (for output written a row at a time).
+    public func header(_ columns: [ResultTable.Column]) -> String { record(columns.map(\.name)) }
+
+    /// One row's record, CRLF included.
+    public func line(_ row: [String?], columns: [ResultTable.Column]) -> String {
+        record(columns.indices.map { row.indices.contains($0) ? row[$0] ?? "" : "" })
     }
 
     private func record(_ fields: [String]) -> String {

@@ -16,14 +16,18 @@ public struct JSONFormatter: Sendable {
     /// The table as one JSON array, ending with a newline.
     public func format(_ table: ResultTable) -> String {
         guard !table.rows.isEmpty else { return "[]\n" }
-        let objects = table.rows.map { row -> String in
-            let members = table.columns.indices.map { column -> JSONMember in
-                let cell = row.indices.contains(column) ? row[column] : nil
-                return JSONMember(table.columns[column].name, value(cell, numeric: table.columns[column].isNumeric))
-            }
-            return "  " + JSONValue.object(members).jsonText(.compact)
-        }
+        let objects = table.rows.map { "  " + object($0, columns: table.columns) }
         return "[\n" + objects.joined(separator: ",\n") + "\n]\n"
+    }
+
+    /// One row as a compact JSON object, keys in column order: an element of `format`'s array, or a
+    /// line of NDJSON.
+    public func object(_ row: [String?], columns: [ResultTable.Column]) -> String {
+        let members = columns.indices.map { column -> JSONMember in
+            let cell = row.indices.contains(column) ? row[column] : nil
+            return JSONMember(columns[column].name, value(cell, numeric: columns[column].isNumeric))
+        }
+        return JSONValue.object(members).jsonText(.compact)
     }
 
     private func value(_ cell: String?, numeric: Bool) -> JSONValue {

@@ -22,6 +22,9 @@ public struct LogFilter: Sendable, Equatable {
     public var clientClass: String?
     /// At most this many rows (or, for statistics, groups).
     public var limit: Int?
+    /// Only hits older than this one in the log's order (newest first): where the previous page ended.
+    /// Hits only; statistics ignore it.
+    public var before: LogCursor?
 
     /// A filter; with no arguments, everything.
     public init(
@@ -35,7 +38,8 @@ public struct LogFilter: Sendable, Equatable {
         utmMedium: String? = nil,
         utmCampaign: String? = nil,
         clientClass: String? = nil,
-        limit: Int? = nil
+        limit: Int? = nil,
+        before: LogCursor? = nil
     ) {
         self.since = since
         self.until = until
@@ -48,5 +52,6 @@ public struct LogFilter: Sendable, Equatable {
         self.utmCampaign = utmCampaign
         self.clientClass = clientClass
         self.limit = limit
+        self.before = before
     }
 }

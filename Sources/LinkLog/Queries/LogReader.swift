@@ -36,6 +36,10 @@ public final class LogReader {
     /// otherwise mean reading the log backwards until it turns up.
     public func rows(_ filter: LogFilter = LogFilter()) throws -> [LogRow] {
         var filter = filter
+        // Every hit before the cursor is at or before its time: the rollup narrowing below may use that.
+        if let before = filter.before, before.timestampMilliseconds < Int64.max {
+            filter.until = min(filter.until ?? Int64.max, before.timestampMilliseconds + 1)
+        }
         if usesRollups, let limit = filter.limit, !SQLCondition.equalities(of: filter).isEmpty {
             guard let newest = try newestHourHolding(filter) else { return [] }
             let end = newest + RollupGrain.hour.milliseconds

@@ -27,11 +27,20 @@ struct SQLCondition {
         return clauses
     }
 
-    /// Every clause of `filter` on the hits table (time first, then equalities).
+    /// Every clause of `filter` on the hits table (time first, then equalities, then the cursor).
     static func clauses(of filter: LogFilter, table: String? = nil, into arguments: inout SQLArguments) -> [String] {
         let prefix = table.map { $0 + "." } ?? ""
-        return timeClauses(since: filter.since, until: filter.until, column: prefix + "ts_ms", into: &arguments)
+        var clauses =
+            timeClauses(since: filter.since, until: filter.until, column: prefix + "ts_ms", into: &arguments)
             + equalityClauses(of: filter, table: table, into: &arguments)
+        if let before = filter.before {
+            // Spelled out rather than as a row value, which not every engine compares the same way.
+            let time = arguments.add(.integer(before.timestampMilliseconds))
+            let sameTime = arguments.add(.integer(before.timestampMilliseconds))
+            let id = arguments.add(.integer(before.id))
+            clauses.append("(\(prefix)ts_ms < \(time) OR (\(prefix)ts_ms = \(sameTime) AND \(prefix)id < \(id)))")
+        }
+        return clauses
     }
 
     /// `" WHERE a AND b"`, or "" for no clauses.

@@ -1,6 +1,6 @@
 /// Proleptic Gregorian dates in UTC, by arithmetic: what the reader needs to parse `2026-11-01` and
 /// print timestamps, without Foundation's formatters or any time zone database.
-enum UTCCalendar {
+package enum UTCCalendar {
     static let millisecondsPerDay: Int64 = 86_400_000
 
     /// Days from 1970-01-01 to the given date. Works in 400-year eras, the period after which the
@@ -43,7 +43,7 @@ enum UTCCalendar {
     }
 
     /// `2026-11-01T10:00:00.123Z` for a millisecond timestamp.
-    static func timestampText(milliseconds: Int64) -> String {
+    package static func timestampText(milliseconds: Int64) -> String {
         let days = floorDivide(milliseconds, millisecondsPerDay)
         let withinDay = milliseconds - days * millisecondsPerDay
         let seconds = withinDay / 1000
@@ -53,7 +53,7 @@ enum UTCCalendar {
     }
 
     /// `2026-11-01` for a day number.
-    static func dateText(daysSinceEpoch days: Int64) -> String {
+    package static func dateText(daysSinceEpoch days: Int64) -> String {
         let date = date(daysSinceEpoch: days)
         return padded(Int64(date.year), 4) + "-" + padded(Int64(date.month), 2) + "-" + padded(Int64(date.day), 2)
     }

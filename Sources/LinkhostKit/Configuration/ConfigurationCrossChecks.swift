@@ -10,6 +10,15 @@ struct ConfigurationCrossChecks {
         checkUniqueness(configuration.sites)
         checkUnknownHost(configuration.server.unknownHost, sites: configuration.sites)
         checkPorts(configuration)
+        checkAdminTLS(configuration)
+    }
+
+    /// `server.admin.tls` uses the server's certificate, so it needs one.
+    private func checkAdminTLS(_ configuration: UncheckedConfiguration) {
+        guard configuration.server.admin.tls, configuration.tls == nil else { return }
+        problems.add(
+            JSONPath.root.appending("server").appending("admin").appending("tls"), "the admin listener is to use HTTPS, but the server has no certificate",
+            fix: "add \"tls\" with a certificate and key to the server settings, or set \"tls\": false here")
     }
 
     /// Sites are named by their index in the file, counting those that had problems of their own.

@@ -24,6 +24,15 @@ extension ConfigurationOverrides {
                     listen.appending("port"), "\(port.origin) \(port.value) is outside 0...65535", fix: "use a port from 0 to 65535; 0 picks a free one")
             }
         }
+        if let adminPort {
+            if Self.portRange.contains(adminPort.value) {
+                configuration.server.admin.port = adminPort.value
+            } else {
+                problems.add(
+                    JSONPath.root.appending("server").appending("admin").appending("listen").appending("port"),
+                    "\(adminPort.origin) \(adminPort.value) is outside 0...65535", fix: "use a port from 0 to 65535; 0 picks a free one")
+            }
+        }
         applyTLS(to: &configuration, problems: problems)
         if let databasePath {
             if databasePath.value.isEmpty {

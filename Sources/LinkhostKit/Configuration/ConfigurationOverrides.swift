@@ -23,6 +23,8 @@ public struct ConfigurationOverrides: Sendable {
     public var tlsKey: Setting<String>?
     /// Replaces `server.tls.port`.
     public var tlsPort: Setting<Int>?
+    /// Replaces `server.admin.listen.port`.
+    public var adminPort: Setting<Int>?
     /// Replaces `log.database`.
     public var databasePath: Setting<String>?
 

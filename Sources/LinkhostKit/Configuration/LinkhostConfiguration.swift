@@ -40,6 +40,8 @@ public struct ServerSettings: Sendable, Equatable {
     public var shutdownGraceSeconds: Int
     /// HTTPS, when configured: served by the server itself (libmicrohttpd with GnuTLS).
     public var tls: TLSSettings?
+    /// The admin listener (`server.admin`).
+    public var admin: AdminSettings
 
     public static let defaults = ServerSettings(
         listenAddress: "0.0.0.0",
@@ -55,7 +57,8 @@ public struct ServerSettings: Sendable, Equatable {
         connectionMemoryBytes: 32 * 1024,
         requestBodyBytes: 64 * 1024,
         shutdownGraceSeconds: 10,
-        tls: nil
+        tls: nil,
+        admin: .defaults
     )
 }
 

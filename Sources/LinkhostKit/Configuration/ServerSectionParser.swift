@@ -4,7 +4,7 @@ import OrderedJSON
 /// Reads the `server` object: listening, unknown hosts, the AASA cache header, the public folder,
 /// limits, and (through `TLSSectionParser`) HTTPS.
 struct ServerSectionParser {
-    static let allowedKeys = ["listen", "unknownHost", "aasaCacheControl", "publicDirectory", "publicScheme", "limits", "tls"]
+    static let allowedKeys = ["listen", "unknownHost", "aasaCacheControl", "publicDirectory", "publicScheme", "limits", "tls", "admin"]
     static let listenKeys = ["address", "port"]
     static let limitsKeys = [
         "threads", "connections", "connectionsPerAddress", "connectionTimeoutSeconds", "connectionMemoryBytes", "requestBodyBytes", "shutdownGraceSeconds",
@@ -65,6 +65,7 @@ struct ServerSectionParser {
         if let limits = reader.object("limits", what: "the limits", allowedKeys: Self.limitsKeys) {
             readLimits(limits, into: &settings)
         }
+        settings.admin = AdminSectionParser(problems: problems, paths: paths).read(reader)
         let tls = TLSSectionParser(problems: problems, paths: paths).read(reader)
         return (settings, tls)
     }

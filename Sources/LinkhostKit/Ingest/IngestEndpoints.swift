@@ -22,7 +22,9 @@ struct IngestEndpoints: Sendable {
         switch outcome {
         case .success(let answer): return answer
         case .failure(let problem):
-            return AnnotatedResponse(problem.response(commonHeaders: commonHeaders), annotation: HitAnnotation(kind: .rejected, siteID: site.id, logged: false))
+            return AnnotatedResponse(
+                problem.response(commonHeaders: commonHeaders),
+                annotation: HitAnnotation(kind: .rejected, siteID: site.id, logged: false, rejection: problem.code))
         }
     }
 

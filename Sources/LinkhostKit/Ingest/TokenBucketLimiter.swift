@@ -6,9 +6,9 @@ import Synchronization
 /// Memory is bounded: past `maximumKeys` buckets, the ones that have refilled completely (clients
 /// that went quiet) are dropped, and if that is not enough every bucket starts over — a flood of
 /// spoofed networks can reset limits but can never grow the table without bound.
-final class TokenBucketLimiter: Sendable {
+package final class TokenBucketLimiter: Sendable {
     /// What a request gets.
-    enum Decision: Equatable {
+    package enum Decision: Equatable {
         case allowed
         /// Refused; a token is available again after this many whole seconds (at least 1).
         case limited(retryAfterSeconds: Int)
@@ -22,14 +22,20 @@ final class TokenBucketLimiter: Sendable {
     private let buckets = Mutex<[String: Bucket]>([:])
     let maximumKeys: Int
 
-    init(maximumKeys: Int = 65_536) {
+    package init(maximumKeys: Int = 65_536) {
         self.maximumKeys = maximumKeys
     }
 
     /// Takes a token from `key`'s bucket of `limit` if one is there.
     func take(_ key: String, limit: IngestRateLimit, now: UInt64 = MonotonicClock.now()) -> Decision {
-        let burst = Double(limit.burst)
-        let rate = Double(limit.perSecond) / 1_000_000_000
+        take(key, burst: limit.burst, perSecond: Double(limit.perSecond), now: now)
+    }
+
+    /// Takes a token from `key`'s bucket of `burst` tokens refilled at `perSecond` (which may be a
+    /// fraction: one login attempt every twelve seconds is 1/12).
+    package func take(_ key: String, burst: Int, perSecond: Double, now: UInt64 = MonotonicClock.now()) -> Decision {
+        let burst = Double(burst)
+        let rate = perSecond / 1_000_000_000
         return buckets.withLock { table in
             var bucket = table[key] ?? Bucket(tokens: burst, updatedAt: now)
             if now > bucket.updatedAt {

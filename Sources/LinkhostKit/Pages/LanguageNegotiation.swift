@@ -1,9 +1,9 @@
 /// Picks a page language from `Accept-Language` (RFC 9110 §12.5.4) among a site's languages.
-enum LanguageNegotiation {
+package enum LanguageNegotiation {
     /// The available language with the highest q-value in `header` (a region tag such as `de-AT`
     /// counts for `de`; `*` stands for any); ties go to the earlier entry; `q=0` means "not this".
     /// With no usable header, `defaultLanguage`.
-    static func choose(_ header: String?, available: [String], defaultLanguage: String) -> String {
+    package static func choose(_ header: String?, available: [String], defaultLanguage: String) -> String {
         guard let header, !header.isEmpty else { return defaultLanguage }
         var best: (language: String, quality: Double, order: Int)?
         var refused = Set<String>()

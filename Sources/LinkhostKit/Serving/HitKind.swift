@@ -43,10 +43,12 @@ public struct HitAnnotation: Sendable, Equatable {
     public var event: String?
     /// False for answers that must leave no row (refused reports).
     public var logged: Bool
+    /// Why a report was refused (`unauthorized`, `rate_limited`, …), for the metrics; `nil` otherwise.
+    public var rejection: String?
 
     public init(
         kind: HitKind, siteID: String? = nil, rule: String? = nil, pathCaptures: [String: String] = [:], reported: ReportedTarget? = nil,
-        event: String? = nil, logged: Bool = true
+        event: String? = nil, logged: Bool = true, rejection: String? = nil
     ) {
         self.kind = kind
         self.siteID = siteID
@@ -55,6 +57,7 @@ public struct HitAnnotation: Sendable, Equatable {
         self.reported = reported
         self.event = event
         self.logged = logged
+        self.rejection = rejection
     }
 }
 

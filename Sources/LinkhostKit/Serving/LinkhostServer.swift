@@ -17,6 +17,8 @@ public final class LinkhostServer: Sendable {
     private let redirect: LateRedirect?
     /// The hit log (absent when `log.enabled` is false).
     private let hitLogger: HitLogger?
+    /// What the public listeners answered, counted for `/metrics`.
+    public let metrics: ServingMetrics
 
     /// Prepares every site's responses. Throws if a page file or a prepared response is unusable.
     /// - Parameter ingestKeys: the keys apps report opens with (see `IngestKeys.fromEnvironment`);
@@ -42,9 +44,11 @@ public final class LinkhostServer: Sendable {
             health.attach(log: { writer.status }, notes: hitLogger.hasherProblem.map { [$0] } ?? [])
         }
         self.hitLogger = hitLogger
-        var observer: (@Sendable (HTTPExchange, HitAnnotation?) -> Void)?
-        if let hitLogger {
-            observer = { exchange, annotation in hitLogger.observe(exchange, annotation: annotation) }
+        let metrics = ServingMetrics()
+        self.metrics = metrics
+        let observer: @Sendable (HTTPExchange, HitAnnotation?) -> Void = { exchange, annotation in
+            metrics.observe(exchange, annotation: annotation)
+            hitLogger?.observe(exchange, annotation: annotation)
         }
 
         let base = HTTPServerConfiguration(

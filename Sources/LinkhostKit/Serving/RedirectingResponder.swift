@@ -16,7 +16,8 @@ struct RedirectingResponder: HTTPResponder {
         // redirected POST would already have sent them in clear).
         if IngestEndpoints.paths.contains(request.path) {
             let problem = IngestProblem(status: 403, code: "https_required", detail: "send reports over HTTPS; this server takes them on its HTTPS port only")
-            return AnnotatedResponse(problem.response(commonHeaders: inner.commonHeaders), annotation: HitAnnotation(kind: .rejected, logged: false))
+            return AnnotatedResponse(
+                problem.response(commonHeaders: inner.commonHeaders), annotation: HitAnnotation(kind: .rejected, logged: false, rejection: problem.code))
         }
         guard request.method == "GET" || request.method == "HEAD", request.path != "/healthz",
             !LinkhostResponder.aasaPaths.contains(request.path),

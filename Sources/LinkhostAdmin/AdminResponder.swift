@@ -1,0 +1,101 @@
+import Foundation
+import HTTPServing
+import LinkhostKit
+import PercentCoding
+
+/// Routes the admin listener: the login form and logout, the dashboard, its stylesheet, the log
+/// API with its OpenAPI document, and the metrics. Everything but the login form and the stylesheet
+/// needs a bearer token or a session cookie; without one every path — existing or not, so probing
+/// learns nothing — answers 401 (JSON under `/api/` and `/metrics`, the login page elsewhere).
+struct AdminResponder: HTTPResponder {
+    let authenticator: AdminAuthenticator
+    let pages: AdminPages
+    let api: LogAPI
+    let dashboard: Dashboard
+    let metrics: MetricsPage
+    let openAPIDocument: [UInt8]
+
+    func respond(to request: HTTPRequest) -> AnnotatedResponse<Void> {
+        AnnotatedResponse(route(request), annotation: ())
+    }
+
+    private func route(_ request: HTTPRequest) -> HTTPResponse {
+        let path = request.path
+        let isRead = request.method == "GET" || request.method == "HEAD"
+        switch path {
+        case "/admin.css" where isRead:
+            return HTTPResponse(status: 200, headers: AdminHeaders.with("text/css; charset=utf-8"), body: pages.stylesheet)
+        case "/login":
+            if request.method == "POST" { return logIn(request) }
+            if isRead {
+                guard authenticator.isAuthenticated(request) else { return loginPage(request, status: 200, message: nil) }
+                var headers = AdminHeaders.html
+                headers.set("Location", "/")
+                return HTTPResponse(status: 303, headers: headers)
+            }
+            return methodNotAllowed("GET, HEAD, POST")
+        case "/logout":
+            guard request.method == "POST" else { return methodNotAllowed("POST") }
+            authenticator.logOut(request)
+            var headers = AdminHeaders.html
+            headers.set("Location", "/login")
+            headers.set("Set-Cookie", authenticator.cookie.clearCookie)
+            return HTTPResponse(status: 303, headers: headers)
+        default:
+            break
+        }
+        let machine = path.hasPrefix("/api/") || path == "/metrics"
+        guard authenticator.isAuthenticated(request) else {
+            authenticator.countRefusal()
+            if machine { return APIProblem.unauthorized.response() }
+            let language = Dashboard.language(request)
+            return loginPage(request, status: 401, message: pages.text("login_needed", language))
+        }
+        guard isRead else { return machine ? APIProblem.methodNotAllowed(path).response() : methodNotAllowed("GET, HEAD") }
+        switch path {
+        case "/": return dashboard.response(request)
+        case "/metrics": return metrics.response()
+        case "/api/v1/hits": return api.hits(request)
+        case "/api/v1/stats": return api.stats(request)
+        case "/api/v1/funnel": return api.funnel(request)
+        case "/api/v1/openapi.json": return HTTPResponse(status: 200, headers: AdminHeaders.json, body: openAPIDocument)
+        default:
+            if machine { return APIProblem.notFound("no such path: \(path); see /api/v1/openapi.json").response() }
+            return HTTPResponse(status: 404, headers: AdminHeaders.with("text/plain; charset=utf-8"), body: Array("Not Found\n".utf8))
+        }
+    }
+
+    private func logIn(_ request: HTTPRequest) -> HTTPResponse {
+        let language = Dashboard.language(request)
+        let form = QueryString(String(decoding: request.body, as: UTF8.self), decoding: .form)
+        let presented = form.first { $0.name == "token" }?.value ?? ""
+        switch authenticator.logIn(presented: presented, clientAddress: request.clientAddress) {
+        case .accepted(let setCookie):
+            var headers = AdminHeaders.html
+            headers.set("Location", "/")
+            headers.set("Set-Cookie", setCookie)
+            return HTTPResponse(status: 303, headers: headers)
+        case .refused:
+            authenticator.countRefusal()
+            return loginPage(request, status: 401, message: pages.text("login_wrong", language))
+        case .limited(let seconds):
+            authenticator.countRefusal()
+            var response = loginPage(request, status: 429, message: pages.text("login_limited", language, ["seconds": "\(seconds)"]))
+            response.headers.set("Retry-After", "\(seconds)")
+            return response
+        }
+    }
+
+    private func loginPage(_ request: HTTPRequest, status: Int, message: String?) -> HTTPResponse {
+        let language = Dashboard.language(request)
+        var context: [String: Any] = ["lang": language, "s": pages.strings(language)]
+        if let message { context["message"] = message }
+        return HTTPResponse(status: status, headers: AdminHeaders.html, body: Array(pages.render("login", context).utf8))
+    }
+
+    private func methodNotAllowed(_ allowed: String) -> HTTPResponse {
+        var headers = AdminHeaders.with("text/plain; charset=utf-8")
+        headers.set("Allow", allowed)
+        return HTTPResponse(status: 405, headers: headers, body: Array("Method Not Allowed\n".utf8))
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import HTTPServing
+import LinkLog
+import LinkLogDatabases
+import LinkhostKit
+import Logging
+
+/// The admin listener: the log API, the dashboard and the metrics of a running `LinkhostServer`, on
+/// their own address and port (`server.admin`, loopback by default) — never on the public port,
+/// and the public port never serves them. It runs only when an admin token is configured.
+///
+/// One thread per connection, with few connections: its answers read the database, which may take
+/// a while on a big log and must not stall anything else, and exports stream for as long as the
+/// client reads.
+public final class AdminServer: Sendable {
+    /// Most admin connections at once (each is a thread).
+    public static let connectionLimit = 32
+
+    private let http: HTTPServer
+    private let settings: AdminSettings
+    private let secure: Bool
+
+    /// Reads the admin files under `<public>/admin/`; throws with the file's name when one is unusable.
+    public init(server: LinkhostServer, token: AdminToken, logger: Logger = Logger(label: "linkhost.admin")) throws(AdminSetupError) {
+        let configuration = server.configuration
+        settings = configuration.server.admin
+        let folder = configuration.server.publicDirectory + "/admin"
+        let pages = try AdminPages(folder: folder)
+        guard let openAPI = FileManager.default.contents(atPath: folder + "/openapi.json") else {
+            throw AdminSetupError("cannot read the API description \(folder)/openapi.json")
+        }
+        let tls = settings.tls ? configuration.server.tls : nil
+        secure = tls != nil
+        let authenticator = AdminAuthenticator(token: token, sessionHours: settings.sessionHours, secure: secure)
+        let log = configuration.log
+        let database = log.enabled ? LogDatabaseLocator.database(at: log.databasePath, secretKeyFile: log.secretKeyFile, spoolFile: log.spoolFile) : nil
+        var adminLogger = logger
+        adminLogger[metadataKey: "listener"] = "admin"
+        let api = LogAPI(database: database, logger: adminLogger)
+        let responder = AdminResponder(
+            authenticator: authenticator, pages: pages, api: api,
+            dashboard: Dashboard(api: api, pages: pages, siteIDs: configuration.sites.map(\.id)),
+            metrics: MetricsPage(server: server, authenticator: authenticator), openAPIDocument: Array(openAPI))
+        var listener = HTTPServerConfiguration(
+            address: settings.listenAddress, port: settings.port, connectionLimit: Self.connectionLimit, perAddressConnectionLimit: 0,
+            connectionTimeoutSeconds: 60, maximumBodySize: 4096, shutdownGraceSeconds: 5, threadPerConnection: true)
+        if let tls { listener.tls = TLSCredentials(certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM) }
+        http = HTTPServer(configuration: listener, logger: adminLogger, responder: responder)
+    }
+
+    public func start() throws(HTTPServerError) { try http.start() }
+
+    /// Stops accepting and ends the connections (an export in progress is cut).
+    public func stop() { http.stop() }
+
+    /// The port it listens on (the real one when configured with 0).
+    public var port: Int { http.port }
+
+    /// Where to open the dashboard from this machine.
+    public var baseURL: String {
+        let address = settings.listenAddress
+        let shown = address == "0.0.0.0" ? "127.0.0.1" : address == "::" ? "[::1]" : address.contains(":") ? "[\(address)]" : address
+        return "\(secure ? "https" : "http")://\(shown):\(port)"
+    }
+}

@@ -1,0 +1,66 @@
+import HTTPServing
+import LinkLog
+import LinkhostKit
+
+/// The query parameters of the log API, named like the `log` and `stats` flags (`since`, `until`,
+/// `host`, `site`, `rule`, `kind`, `utm-source`, `utm-medium`, `utm-campaign`, `client`, `limit`)
+/// with the same values. An unknown or repeated parameter is refused rather than ignored: a typo
+/// must not quietly widen an export to the whole log.
+struct LogQueryParameters {
+    static let filterNames = ["since", "until", "host", "site", "rule", "kind", "utm-source", "utm-medium", "utm-campaign", "client", "limit"]
+
+    let values: [String: String]
+
+    /// Reads `request`'s query, allowing the filters and `extra` (plus `format`).
+    static func read(_ request: HTTPRequest, extra: [String]) -> Result<LogQueryParameters, APIProblem> {
+        let allowed = filterNames + extra + ["format"]
+        var values: [String: String] = [:]
+        for item in request.queryItems {
+            guard allowed.contains(item.name) else {
+                return .failure(.badParameter(item.name, "not a parameter here; allowed: \(allowed.joined(separator: ", "))"))
+            }
+            guard values[item.name] == nil else { return .failure(.badParameter(item.name, "given more than once; give it once")) }
+            values[item.name] = item.value ?? ""
+        }
+        return .success(LogQueryParameters(values: values))
+    }
+
+    /// The filter, with time bounds resolved against `now`; `maximumLimit` bounds `limit`.
+    func filter(now: Int64, maximumLimit: Int) -> Result<LogFilter, APIProblem> {
+        var filter = LogFilter()
+        for name in ["since", "until"] {
+            guard let text = values[name] else { continue }
+            do {
+                let bound = try TimeBound.parse(text, now: now)
+                if name == "since" { filter.since = bound } else { filter.until = bound }
+            } catch {
+                return .failure(.badParameter(name, "\(error)"))
+            }
+        }
+        if let host = values["host"] {
+            guard let normalized = HostLookup.normalize(host) else { return .failure(.badParameter("host", "\"\(host)\" is not a host name")) }
+            filter.host = normalized
+        }
+        if let kind = values["kind"], !HitKind.allCases.contains(where: { $0.rawValue == kind }) {
+            return .failure(.badParameter("kind", "\"\(kind)\" is not a kind; allowed: \(HitKind.allCases.map(\.rawValue).joined(separator: ", "))"))
+        }
+        if let client = values["client"], ClientClass(rawValue: client) == nil {
+            return .failure(
+                .badParameter("client", "\"\(client)\" is not a client class; allowed: \(ClientClass.allCases.map(\.rawValue).joined(separator: ", "))"))
+        }
+        filter.kind = values["kind"]
+        filter.clientClass = values["client"]
+        filter.site = values["site"]
+        filter.rule = values["rule"]
+        filter.utmSource = values["utm-source"]
+        filter.utmMedium = values["utm-medium"]
+        filter.utmCampaign = values["utm-campaign"]
+        if let text = values["limit"] {
+            guard let limit = Int(text), (1...maximumLimit).contains(limit) else {
+                return .failure(.badParameter("limit", "\"\(text)\" is not a whole number from 1 to \(maximumLimit)"))
+            }
+            filter.limit = limit
+        }
+        return .success(filter)
+    }
+}
