@@ -147,7 +147,7 @@ let package = Package(
             swiftSettings: strictness
         ),
         // Real-socket HTTP client and process helpers shared by the test targets.
-        .target(name: "TestSupport", swiftSettings: strictness),
+        .target(name: "TestSupport", dependencies: ["OrderedJSON"], swiftSettings: strictness),
         .testTarget(
             name: "PercentCodingTests",
             dependencies: ["PercentCoding"],
@@ -181,6 +181,11 @@ let package = Package(
         .testTarget(
             name: "LinkhostKitTests",
             dependencies: ["LinkhostKit", "LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL", "OrderedJSON", "HTTPServing", "TestSupport"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "LinkhostAdminTests",
+            dependencies: ["LinkhostAdmin", "LinkhostKit", "LinkLog", "LinkLogSQLite", "HTTPServing", "OrderedJSON", "TestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -3,7 +3,7 @@ import OrderedJSON
 extension JSONValue {
     /// This document with the value at `keys` (object keys, outermost first) replaced, or added
     /// with the objects leading to it: how tests vary one setting of a whole config file.
-    func setting(_ keys: ArraySlice<String>, to value: JSONValue) -> JSONValue {
+    public func setting(_ keys: ArraySlice<String>, to value: JSONValue) -> JSONValue {
         guard let key = keys.first else { return value }
         var members = objectMembers ?? []
         if let index = members.firstIndex(where: { $0.key == key }) {
@@ -15,7 +15,7 @@ extension JSONValue {
     }
 
     /// `setting(_:to:)` with a dotted path such as `"server.limits.threads"`.
-    func setting(_ dottedPath: String, to value: JSONValue) -> JSONValue {
+    public func setting(_ dottedPath: String, to value: JSONValue) -> JSONValue {
         setting(ArraySlice(dottedPath.split(separator: ".").map(String.init)), to: value)
     }
 }

@@ -1,0 +1,89 @@
+import Foundation
+import LinkLog
+import LinkhostAdmin
+import LinkhostKit
+import OrderedJSON
+import TestSupport
+
+/// A real linkhost server and its admin listener on ephemeral loopback ports, with the shipped
+/// config, its hit log in a temporary folder, and a known admin token.
+final class AdminHarness {
+    static let token = "test-admin-token-5f1c9a2e77"
+
+    let folder: TemporaryDirectory
+    let server: LinkhostServer
+    let admin: AdminServer
+    var databasePath: String { folder.path + "/log.sqlite" }
+
+    init(settings: [String: JSONValue] = [:]) throws {
+        folder = try TemporaryDirectory("linkhost-admin")
+        var document = try JSONParser().parse(Array(try Data(contentsOf: URL(fileURLWithPath: ProjectPaths.shippedConfig))))
+        var replaced: [String: JSONValue] = ["server.limits.threads": 2, "log.enabled": .bool(true)]
+        replaced.merge(settings) { _, given in given }
+        for (path, value) in replaced { document = document.setting(path, to: value) }
+        var overrides = ConfigurationOverrides()
+        overrides.listenAddress = .init("127.0.0.1", from: "the test")
+        overrides.port = .init(0, from: "the test")
+        overrides.adminPort = .init(0, from: "the test")
+        overrides.databasePath = .init(folder.path + "/log.sqlite", from: "the test")
+        let configuration = try ConfigurationLoader.parse(
+            document.serialized(), source: ProjectPaths.shippedConfig, baseDirectory: ProjectPaths.root, overrides: overrides)
+        server = try LinkhostServer(configuration: configuration)
+        try server.start()
+        do {
+            admin = try AdminServer(server: server, token: try requireToken(Self.token))
+            try admin.start()
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    func stop() {
+        admin.stop()
+        server.stop()
+    }
+
+    /// One request on a new connection to `port`.
+    func request(
+        port: Int, _ target: String, method: String = "GET", host: String = "127.0.0.1", headers: [(String, String)] = [], body: [UInt8] = []
+    ) throws -> RawHTTPClient.Response {
+        let client = try RawHTTPClient(port: port)
+        return try client.request(method, target, host: host, headers: headers + [("Connection", "close")], body: body)
+    }
+
+    /// A request to the admin listener with the bearer token.
+    func admin(_ target: String, headers: [(String, String)] = []) throws -> RawHTTPClient.Response {
+        try request(port: admin.port, target, headers: [("Authorization", "Bearer \(Self.token)")] + headers)
+    }
+
+    /// A public request as a browser on an iPhone would send it.
+    func visit(_ target: String, host: String = "rowhni.com", headers: [(String, String)] = []) throws -> RawHTTPClient.Response {
+        let agent = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1"
+        return try request(port: server.port, target, host: host, headers: [("User-Agent", agent)] + headers)
+    }
+
+    /// Waits until the writer has committed `rows` rows (the log is written in the background).
+    func waitForRows(_ rows: Int, timeoutSeconds: Double = 60) throws {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while (server.logStatus?.written ?? 0) < rows {
+            guard Date() < deadline else { throw HarnessError(description: "the log has \(server.logStatus?.written ?? 0) rows, not \(rows)") }
+            usleep(20_000)
+        }
+    }
+
+    /// Runs the built `linkhost` binary.
+    static func linkhost(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String, error: String) {
+        try ChildProcess.run(ProjectPaths.linkhostBinary, arguments, environment: environment)
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The test token as an `AdminToken` (it is long enough by construction).
+func requireToken(_ text: String) throws -> AdminToken {
+    guard let token = AdminToken(text) else { throw HarnessError(description: "the test token is unusable") }
+    return token
+}
