@@ -67,10 +67,9 @@ struct LogAPI: Sendable {
     func funnel(_ request: HTTPRequest) -> HTTPResponse {
         answer {
             let format = try ExportFormat.negotiate(request).get()
-            let parameters = try LogQueryParameters.read(request, extra: ["by"]).get()
-            if parameters.values["kind"] != nil {
-                throw APIProblem.badParameter("kind", "cannot be used with the funnel, which counts fixed kinds (fallback views, page events, app_open)")
-            }
+            let parameters = try LogQueryParameters.read(
+                request, extra: ["by"], refused: ["kind": "cannot be used with the funnel, which counts fixed kinds (fallback views, page events, app_open)"]
+            ).get()
             let filter = try parameters.filter(now: LogRecord.currentTimeMilliseconds(), maximumLimit: Self.maximumGroups).get()
             var dimension: FunnelDimension?
             if let byText = parameters.values["by"] {

@@ -11,11 +11,13 @@ struct LogQueryParameters {
 
     let values: [String: String]
 
-    /// Reads `request`'s query, allowing the filters and `extra` (plus `format`).
-    static func read(_ request: HTTPRequest, extra: [String]) -> Result<LogQueryParameters, APIProblem> {
-        let allowed = filterNames + extra + ["format"]
+    /// Reads `request`'s query, allowing the filters and `extra` (plus `format`) but not the
+    /// filters in `refused`, which are answered with their reason.
+    static func read(_ request: HTTPRequest, extra: [String], refused: [String: String] = [:]) -> Result<LogQueryParameters, APIProblem> {
+        let allowed = filterNames.filter { refused[$0] == nil } + extra + ["format"]
         var values: [String: String] = [:]
         for item in request.queryItems {
+            if let reason = refused[item.name] { return .failure(.badParameter(item.name, reason)) }
             guard allowed.contains(item.name) else {
                 return .failure(.badParameter(item.name, "not a parameter here; allowed: \(allowed.joined(separator: ", "))"))
             }
