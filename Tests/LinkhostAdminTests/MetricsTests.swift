@@ -1,0 +1,118 @@
+import Foundation
+import OrderedJSON
+import TestSupport
+import Testing
+
+/// `/metrics` in Prometheus's format: checked by Debian's `promtool`, counting what was really sent,
+/// and scraped by a real `prometheus` server started here.
+@Suite("Admin listener: Prometheus metrics", .serialized)
+struct MetricsTests {
+    /// The path of `name`, or `nil` with the reason printed — a failure in CI, where scripts/test installs it.
+    static func tool(_ name: String) -> String? {
+        if let path = Tool.find(name) { return path }
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            Issue.record("\(name) is missing; scripts/test installs Debian's prometheus package")
+        } else {
+            print("skipped: \(name) is not installed (Debian package prometheus; scripts/test installs it)")
+        }
+        return nil
+    }
+
+    /// Known traffic: 5 page views, 3 AASA fetches by Apple's bot and 1 by an iPhone's system, a
+    /// page event accepted and one refused, and an app open refused (no ingest key: opens are off).
+    static func sendTraffic(_ harness: AdminHarness) throws {
+        for index in 0..<5 { _ = try harness.visit("/addfriend?code=METRIC\(index)&utm_campaign=metrics") }
+        for _ in 0..<3 {
+            _ = try harness.request(port: harness.server.port, "/.well-known/apple-app-site-association", host: "rowhni.com", headers: [("User-Agent", "AASA-Bot/1.0.0")])
+        }
+        _ = try harness.request(
+            port: harness.server.port, "/.well-known/apple-app-site-association", host: "rowhni.com",
+            headers: [("User-Agent", "swcd (unknown version) CFNetwork/1568.100.1 Darwin/24.0.0")])
+        let json = [("Content-Type", "application/json"), ("Origin", "http://rowhni.com")]
+        _ = try harness.request(
+            port: harness.server.port, "/v1/events", method: "POST", host: "rowhni.com", headers: json,
+            body: Array(#"{"event":"open-app","path":"/addfriend?code=METRIC1"}"#.utf8))
+        _ = try harness.request(port: harness.server.port, "/v1/events", method: "POST", host: "rowhni.com", headers: json, body: Array("{not json".utf8))
+        _ = try harness.request(port: harness.server.port, "/v1/opens", method: "POST", host: "rowhni.com", headers: json, body: Array("{}".utf8))
+        try harness.waitForRows(5 + 4 + 1)
+    }
+
+    /// The value of the series whose line starts with `prefix` (name and labels).
+    static func value(_ metrics: String, _ prefix: String) -> Double? {
+        metrics.split(separator: "\n").first { $0.hasPrefix(prefix + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+
+    @Test func promtoolAcceptsTheMetricsAndTheyCountWhatWasSent() throws {
+        let harness = try AdminHarness()
+        defer { harness.stop() }
+        try Self.sendTraffic(harness)
+        let response = try harness.admin("/metrics")
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
+        let metrics = response.text
+        #expect(Self.value(metrics, #"linkhost_http_requests_total{site="rowhni",kind="fallback",status_class="2xx"}"#) == 5)
+        #expect(Self.value(metrics, #"linkhost_http_requests_total{site="rowhni",kind="aasa",status_class="2xx"}"#) == 4)
+        #expect(Self.value(metrics, #"linkhost_aasa_fetches_total{client_class="aasa-bot"}"#) == 3)
+        #expect(Self.value(metrics, #"linkhost_aasa_fetches_total{client_class="apple-cfnetwork"}"#) == 1)
+        #expect(Self.value(metrics, #"linkhost_reports_total{endpoint="events",outcome="accepted",reason=""}"#) == 1)
+        #expect(Self.value(metrics, #"linkhost_reports_total{endpoint="events",outcome="rejected",reason="malformed_json"}"#) == 1)
+        #expect(Self.value(metrics, #"linkhost_reports_total{endpoint="opens",outcome="rejected",reason="not_found"}"#) == 1)
+        #expect(Self.value(metrics, "linkhost_http_request_duration_seconds_count") == 12)
+        #expect(Self.value(metrics, #"linkhost_http_request_duration_seconds_bucket{le="+Inf"}"#) == 12)
+        #expect(Self.value(metrics, "linkhost_log_rows_written_total") ?? 0 >= 10)
+        #expect(Self.value(metrics, "linkhost_log_rows_dropped_total") == 0)
+        #expect(metrics.contains(#"linkhost_build_info{version=""#))
+
+        guard let promtool = Self.tool("promtool") else { return }
+        let file = try harness.folder.write("metrics.txt", metrics)
+        let checked = try ChildProcess.run(try Tool.path("sh"), ["-c", "\"$0\" check metrics < \"$1\"", promtool, file])
+        #expect(checked.status == 0, "promtool: \(checked.output)\(checked.error)")
+        #expect(checked.output.isEmpty && checked.error.isEmpty, "promtool lint findings: \(checked.output)\(checked.error)")
+    }
+
+    @Test func aPrometheusServerScrapesTheCountersWithTheToken() throws {
+        guard let prometheus = Self.tool("prometheus") else { return }
+        let harness = try AdminHarness()
+        defer { harness.stop() }
+        try Self.sendTraffic(harness)
+        let tokenFile = try harness.folder.write("prometheus-token", AdminHarness.token)
+        let port = try FreePort.find()
+        let config = try harness.folder.write(
+            "prometheus.yml",
+            """
+            global:
+              scrape_interval: 1s
+            scrape_configs:
+              - job_name: linkhost
+                authorization:
+                  credentials_file: \(tokenFile)
+                static_configs:
+                  - targets: ["127.0.0.1:\(harness.admin.port)"]
+            """)
+        let server = try ChildProcess(
+            prometheus,
+            ["--config.file=\(config)", "--storage.tsdb.path=\(harness.folder.path)/tsdb", "--web.listen-address=127.0.0.1:\(port)", "--log.level=warn"])
+        defer {
+            server.send(signal: SIGTERM)
+            if server.waitForExit(timeoutSeconds: 30) == nil {
+                server.send(signal: SIGKILL)
+                _ = server.waitForExit(timeoutSeconds: 10)
+            }
+        }
+        let query = "linkhost_http_requests_total%7Bkind%3D%22fallback%22%7D"
+        var seen: String?
+        let deadline = Date().addingTimeInterval(90)
+        while Date() < deadline {
+            if let answer = try? RawHTTPClient(port: port).request("GET", "/api/v1/query?query=\(query)", headers: [("Connection", "close")]),
+                answer.status == 200, let result = try? JSONParser().parse(answer.body)["data"]?["result"]?.arrayElements?.first
+            {
+                seen = result["value"]?.arrayElements?.last?.stringValue
+                if seen == "5" { break }
+            }
+            usleep(250_000)
+        }
+        #expect(seen == "5", "Prometheus's query answered \(seen ?? "nothing"); its log: \(server.standardError.suffix(2000))")
+        let up = try RawHTTPClient(port: port).request("GET", "/api/v1/query?query=up", headers: [("Connection", "close")])
+        #expect(try JSONParser().parse(up.body)["data"]?["result"]?.arrayElements?.first?["value"]?.arrayElements?.last == "1")
+    }
+}
