@@ -20,6 +20,8 @@ struct AdminPages: Sendable {
     private let library: MustacheLibrary
     private let strings: [String: [String: String]]
     let stylesheet: [UInt8]
+    /// The sites' icon (`<public>/static/icon.png`), shown as the dashboard's favicon; empty without one.
+    let icon: [UInt8]
 
     init(folder: String) throws(AdminSetupError) {
         var library = MustacheLibrary()
@@ -52,6 +54,7 @@ struct AdminPages: Sendable {
         self.library = library
         self.strings = strings
         self.stylesheet = Array(stylesheet)
+        icon = FileManager.default.contents(atPath: folder + "/../static/icon.png").map { Array($0) } ?? []
     }
 
     /// Every string of `language`, for templates (`{{s.key}}`).

@@ -4,7 +4,7 @@ import LinkhostKit
 import PercentCoding
 
 /// Routes the admin listener: the login form and logout, the dashboard, its stylesheet, the log
-/// API with its OpenAPI document, and the metrics. Everything but the login form and the stylesheet
+/// API with its OpenAPI document, and the metrics. Everything but the login form, the stylesheet and the icon
 /// needs a bearer token or a session cookie; without one every path — existing or not, so probing
 /// learns nothing — answers 401 (JSON under `/api/` and `/metrics`, the login page elsewhere).
 struct AdminResponder: HTTPResponder {
@@ -25,6 +25,9 @@ struct AdminResponder: HTTPResponder {
         switch path {
         case "/admin.css" where isRead:
             return HTTPResponse(status: 200, headers: AdminHeaders.with("text/css; charset=utf-8"), body: pages.stylesheet)
+        case "/favicon.ico" where isRead:
+            guard !pages.icon.isEmpty else { break }
+            return HTTPResponse(status: 200, headers: AdminHeaders.with("image/png"), body: pages.icon)
         case "/login":
             if request.method == "POST" { return logIn(request) }
             if isRead {
