@@ -1,0 +1,99 @@
+import Foundation
+import HTTPServing
+import Synchronization
+import TestSupport
+import Testing
+
+/// Bodies produced while they are sent, on a thread-per-connection listener: the client gets every
+/// byte chunked, HEAD produces nothing, a client that leaves stops production (it is pulled as the
+/// socket drains, not pushed ahead), and every stream is finished however its exchange ends.
+@Suite("Streamed response bodies")
+struct StreamedBodyTests {
+    /// Counts what a stream produced and whether it was finished.
+    final class Probe: Sendable {
+        let produced = Atomic<Int>(0)
+        let finished = Atomic<Int>(0)
+    }
+
+    static let pieceSize = 64 * 1024
+
+    /// A body of `pieces` pieces of 64 KiB, each filled with its index; throws at `failAt`.
+    static func server(pieces: Int, failAt: Int? = nil, probe: Probe) throws -> HTTPServer {
+        let configuration = HTTPServerConfiguration(connectionLimit: 8, threadPerConnection: true)
+        let server = HTTPServer(
+            configuration: configuration,
+            responder: ClosureResponder { _ in
+                var index = 0
+                let stream = HTTPBodyStream(
+                    next: {
+                        guard index < pieces else { return nil }
+                        if index == failAt { throw CancellationError() }
+                        probe.produced.add(1, ordering: .relaxed)
+                        defer { index += 1 }
+                        return [UInt8](repeating: UInt8(index % 251), count: pieceSize)
+                    },
+                    finish: { probe.finished.add(1, ordering: .relaxed) })
+                return HTTPResponse(status: 200, headers: ["Content-Type": "application/octet-stream"], stream: stream)
+            })
+        try server.start()
+        return server
+    }
+
+    static func waitFor(_ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(30)
+        while !condition() {
+            if Date() > deadline { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+
+    @Test func everyPieceArrivesChunkedAndTheStreamIsFinished() throws {
+        let probe = Probe()
+        let server = try Self.server(pieces: 40, probe: probe)
+        defer { server.stop() }
+        let response = try RawHTTPClient(port: server.port).request("GET", "/", headers: [("Connection", "close")])
+        #expect(response.status == 200)
+        #expect(response.header("Transfer-Encoding") == "chunked")
+        #expect(response.body.count == 40 * Self.pieceSize)
+        let expected = (0..<40).flatMap { [UInt8](repeating: UInt8($0 % 251), count: Self.pieceSize) }
+        #expect(response.body == expected)
+        #expect(Self.waitFor { probe.finished.load(ordering: .relaxed) == 1 })
+    }
+
+    @Test func headProducesNothingAndFinishesTheStream() throws {
+        let probe = Probe()
+        let server = try Self.server(pieces: 40, probe: probe)
+        defer { server.stop() }
+        let response = try RawHTTPClient(port: server.port).request("HEAD", "/", headers: [("Connection", "close")])
+        #expect(response.status == 200)
+        #expect(response.body.isEmpty)
+        #expect(Self.waitFor { probe.finished.load(ordering: .relaxed) == 1 })
+        #expect(probe.produced.load(ordering: .relaxed) == 0)
+    }
+
+    @Test func aClientThatLeavesStopsProductionAndTheStreamIsFinished() throws {
+        let probe = Probe()
+        // 2,000 pieces are 128 MiB: far more than the socket buffers of both ends can hold.
+        let server = try Self.server(pieces: 2000, probe: probe)
+        defer { server.stop() }
+        do {
+            let client = try RawHTTPClient(port: server.port)
+            try client.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            #expect(Self.waitFor { probe.produced.load(ordering: .relaxed) > 0 })
+            usleep(300_000)
+        }
+        #expect(Self.waitFor { probe.finished.load(ordering: .relaxed) == 1 }, "the stream was not finished after the client left")
+        #expect(probe.produced.load(ordering: .relaxed) < 2000, "the whole body was produced for a client that read none of it")
+    }
+
+    @Test func aFailingStreamCutsTheBodyShortInsteadOfEndingItWell() throws {
+        let probe = Probe()
+        let server = try Self.server(pieces: 10, failAt: 3, probe: probe)
+        defer { server.stop() }
+        let client = try RawHTTPClient(port: server.port)
+        #expect(throws: (any Error).self) { _ = try client.request("GET", "/", headers: [("Connection", "close")]) }
+        #expect(Self.waitFor { probe.finished.load(ordering: .relaxed) == 1 })
+        #expect(probe.produced.load(ordering: .relaxed) == 3)
+    }
+}
