@@ -20,7 +20,8 @@ struct AdminAPITests {
             sent += 1
         }
         for _ in 0..<3 {
-            _ = try harness.request(port: harness.server.port, "/.well-known/apple-app-site-association", host: "rowhni.com", headers: [("User-Agent", "AASA-Bot/1.0.0")])
+            _ = try harness.request(
+                port: harness.server.port, "/.well-known/apple-app-site-association", host: "rowhni.com", headers: [("User-Agent", "AASA-Bot/1.0.0")])
             sent += 1
         }
         _ = try harness.visit("/addfriend")
@@ -53,7 +54,10 @@ struct AdminAPITests {
             #expect(try harness.admin("/api/v1/funnel" + query.0).text == cli.output, "funnel \(query.0)")
         }
         let filtered = try AdminHarness.linkhost(
-            ["log", "--limit", "5", "--utm-source", "whatsapp", "--since", "1h", "--columns", "id,path,utm_campaign,client_class", "--format", "json", "--db", db])
+            [
+                "log", "--limit", "5", "--utm-source", "whatsapp", "--since", "1h", "--columns", "id,path,utm_campaign,client_class", "--format", "json",
+                "--db", db,
+            ])
         #expect(try harness.admin("/api/v1/hits?limit=5&utm-source=whatsapp&since=1h&columns=id,path,utm_campaign,client_class").text == filtered.output)
         let everything = try AdminHarness.linkhost(["log", "--format", "json", "--db", db])
         #expect(try harness.admin("/api/v1/hits?limit=\(rows)").text == everything.output)

@@ -8,7 +8,9 @@ import Testing
 /// the admin port only.
 @Suite("Admin listener: authentication")
 struct AdminAuthTests {
-    static let adminPaths = ["/", "/metrics", "/api/v1/hits", "/api/v1/stats?by=rule", "/api/v1/funnel", "/api/v1/openapi.json", "/no-such-page", "/api/v1/nope"]
+    static let adminPaths = [
+        "/", "/metrics", "/api/v1/hits", "/api/v1/stats?by=rule", "/api/v1/funnel", "/api/v1/openapi.json", "/no-such-page", "/api/v1/nope",
+    ]
 
     static func unauthorizedCount(_ harness: AdminHarness) throws -> Int {
         let metrics = try harness.admin("/metrics").text
@@ -52,7 +54,8 @@ struct AdminAuthTests {
         let harness = try AdminHarness()
         defer { harness.stop() }
         for path in Self.adminPaths {
-            let response = try harness.request(port: harness.server.port, path, host: "rowhni.com", headers: [("Authorization", "Bearer \(AdminHarness.token)")])
+            let response = try harness.request(
+                port: harness.server.port, path, host: "rowhni.com", headers: [("Authorization", "Bearer \(AdminHarness.token)")])
             #expect(response.status != 200 || !response.text.contains("linkhost_"), "\(path) on the public port")
             #expect(response.header("Content-Type") != "text/plain; version=0.0.4; charset=utf-8")
             #expect(!response.text.contains("openapi"))
@@ -109,7 +112,8 @@ struct AdminAuthTests {
         let form = [("Content-Type", "application/x-www-form-urlencoded")]
         var statuses: [Int] = []
         for _ in 0..<7 {
-            statuses.append(try harness.request(port: harness.admin.port, "/login", method: "POST", headers: form, body: Array("token=guess-guess-guess-1".utf8)).status)
+            statuses.append(
+                try harness.request(port: harness.admin.port, "/login", method: "POST", headers: form, body: Array("token=guess-guess-guess-1".utf8)).status)
         }
         #expect(statuses.prefix(5).allSatisfy { $0 == 401 }, "\(statuses)")
         #expect(statuses.suffix(2).allSatisfy { $0 == 429 }, "\(statuses)")

@@ -24,7 +24,8 @@ struct DashboardBrowserTests {
         var sent = 0
         for payload in Self.payloads {
             let encoded = payload.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-            _ = try harness.visit("/addfriend?code=SAFE1234&utm_campaign=\(encoded)&utm_source=\(encoded)", headers: [("Referer", "https://x.example/\(payload)")])
+            _ = try harness.visit(
+                "/addfriend?code=SAFE1234&utm_campaign=\(encoded)&utm_source=\(encoded)", headers: [("Referer", "https://x.example/\(payload)")])
             _ = try harness.request(port: harness.server.port, "/\(encoded)", host: "rowhni.com", headers: [("User-Agent", payload)])
             sent += 2
         }

@@ -23,7 +23,8 @@ struct MetricsTests {
     static func sendTraffic(_ harness: AdminHarness) throws {
         for index in 0..<5 { _ = try harness.visit("/addfriend?code=METRIC\(index)&utm_campaign=metrics") }
         for _ in 0..<3 {
-            _ = try harness.request(port: harness.server.port, "/.well-known/apple-app-site-association", host: "rowhni.com", headers: [("User-Agent", "AASA-Bot/1.0.0")])
+            _ = try harness.request(
+                port: harness.server.port, "/.well-known/apple-app-site-association", host: "rowhni.com", headers: [("User-Agent", "AASA-Bot/1.0.0")])
         }
         _ = try harness.request(
             port: harness.server.port, "/.well-known/apple-app-site-association", host: "rowhni.com",
