@@ -75,6 +75,9 @@ let package = Package(
         .target(name: "OrderedJSON", swiftSettings: strictness),
         // Apple's AASA format: lenient parsing of every shape, Apple-exact URL matching, validation.
         .target(name: "AASAKit", dependencies: ["OrderedJSON", "PercentCoding"], swiftSettings: strictness),
+        // Android's assetlinks.json (Digital Asset Links): generation, fingerprint and package checks,
+        // validation with stable codes.
+        .target(name: "AssetLinks", dependencies: ["OrderedJSON"], swiftSettings: strictness),
         // PNG files of black-and-white images: the only module that touches zlib.
         .target(name: "PNGEncoding", dependencies: ["CZlib"], swiftSettings: strictness),
         // QR codes as SVG, PNG and terminal text: the only module that touches libqrencode.
@@ -163,6 +166,11 @@ let package = Package(
         .testTarget(
             name: "AASAKitTests",
             dependencies: ["AASAKit", "OrderedJSON", "TestSupport"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "AssetLinksTests",
+            dependencies: ["AssetLinks", "OrderedJSON"],
             swiftSettings: strictness
         ),
         .testTarget(
