@@ -121,6 +121,7 @@ let package = Package(
                 "HTTPServing",
                 "OrderedJSON",
                 "AASAKit",
+                "AssetLinks",
                 "LinkLog",
                 "LinkLogDatabases",
                 "LinkRules",
@@ -190,7 +191,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkhostKitTests",
-            dependencies: ["LinkhostKit", "LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL", "OrderedJSON", "HTTPServing", "TestSupport"],
+            dependencies: ["LinkhostKit", "LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL", "OrderedJSON", "HTTPServing", "TestSupport", "AssetLinks"],
             swiftSettings: strictness
         ),
         .testTarget(
