@@ -218,7 +218,7 @@ final class SitePages: Sendable {
         for extra in [passThrough + source + utm, passThrough + source] {
             let link = canonicalLink(rule: match.rule, values: match.values, extraQuery: extra, host: page.host)
             // The SVG holds numbers and fixed markup only (see QRCode.svg), so it is placed
-            // unescaped; the link itself reaches the page through the template's escaping.
+            // unescaped; `link` is there for site templates that print it, escaped like any value.
             if let svg = qrCodes.svg(for: link) {
                 return ["svg": svg, "link": link, "caption": strings.text("scan_qr", page.language, ["app": site.app.name])]
             }
