@@ -30,8 +30,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
     ],
     targets: [
-        // C bridges: libmicrohttpd, SQLite and libpq with small non-variadic shims (see each shim.h). Each
-        // C library has its own target, and only its one wrapper module imports it.
+        // C bridges: libmicrohttpd, SQLite, libpq, libqrencode and zlib, each a module map with a shim.h
+        // (small non-variadic wrappers where a library needs them; each shim.h says why). Each C library
+        // has its own target, and only its one wrapper module imports it.
         .systemLibrary(
             name: "CMicroHTTPD",
             pkgConfig: "libmicrohttpd",
@@ -46,6 +47,16 @@ let package = Package(
             name: "CPostgreSQL",
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
+        ),
+        .systemLibrary(
+            name: "CQRencode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
         ),
         // Percent-decoding, percent-encoding and query splitting: one implementation for the request
         // parser, the link rules, the AASA matcher and the pages.
@@ -64,6 +75,13 @@ let package = Package(
         .target(name: "OrderedJSON", swiftSettings: strictness),
         // Apple's AASA format: lenient parsing of every shape, Apple-exact URL matching, validation.
         .target(name: "AASAKit", dependencies: ["OrderedJSON", "PercentCoding"], swiftSettings: strictness),
+        // Android's assetlinks.json (Digital Asset Links): generation, fingerprint and package checks,
+        // validation with stable codes.
+        .target(name: "AssetLinks", dependencies: ["OrderedJSON"], swiftSettings: strictness),
+        // PNG files of black-and-white images: the only module that touches zlib.
+        .target(name: "PNGEncoding", dependencies: ["CZlib"], swiftSettings: strictness),
+        // QR codes as SVG, PNG and terminal text: the only module that touches libqrencode.
+        .target(name: "QRCodes", dependencies: ["CQRencode", "PNGEncoding"], swiftSettings: strictness),
         // Link rules: the ordered rules of a site, which route fallback pages and generate the AASA.
         .target(name: "LinkRules", dependencies: ["OrderedJSON", "PercentCoding"], swiftSettings: strictness),
         // The hit log, storage-neutral: records, filters, statistics and the funnel, privacy, client
@@ -103,6 +121,8 @@ let package = Package(
                 "HTTPServing",
                 "OrderedJSON",
                 "AASAKit",
+                "AssetLinks",
+                "QRCodes",
                 "LinkLog",
                 "LinkLogDatabases",
                 "LinkRules",
@@ -141,13 +161,14 @@ let package = Package(
                 "LinkLog",
                 "LinkLogDatabases",
                 "DevCertificates",
+                "QRCodes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictness
         ),
-        // Real-socket HTTP client and process helpers shared by the test targets.
-        .target(name: "TestSupport", dependencies: ["OrderedJSON"], swiftSettings: strictness),
+        // Real-socket HTTP client, process helpers, the QR code reader (zbarimg) and JSON editing shared by the test targets.
+        .target(name: "TestSupport", dependencies: ["OrderedJSON", "PNGEncoding"], swiftSettings: strictness),
         .testTarget(
             name: "PercentCodingTests",
             dependencies: ["PercentCoding"],
@@ -169,6 +190,16 @@ let package = Package(
             swiftSettings: strictness
         ),
         .testTarget(
+            name: "AssetLinksTests",
+            dependencies: ["AssetLinks", "OrderedJSON"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "QRCodesTests",
+            dependencies: ["QRCodes", "PNGEncoding", "TestSupport"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
             name: "LinkRulesTests",
             dependencies: ["LinkRules", "OrderedJSON"],
             swiftSettings: strictness
@@ -180,7 +211,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkhostKitTests",
-            dependencies: ["LinkhostKit", "LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL", "OrderedJSON", "HTTPServing", "TestSupport"],
+            dependencies: ["LinkhostKit", "LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL", "OrderedJSON", "HTTPServing", "TestSupport", "AssetLinks"],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -3,16 +3,18 @@ import Foundation
 import LinkhostKit
 import OrderedJSON
 
-/// `linkhost check`: validate a config (and the AASA files it serves) or an AASA file, with stable
-/// codes, JSON paths and fixes.
+/// `linkhost check`: validate a config (and the AASA and assetlinks.json files it serves), an AASA
+/// file or an assetlinks.json file, with stable codes, JSON paths and fixes.
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Validate a config and its AASA files, or one AASA file; exit 1 on errors.",
+        abstract: "Validate a config and the files it serves, or one AASA or assetlinks.json file; exit 1 on errors.",
         discussion: """
             Codes: AASA0xx are findings on an AASA file (format, app IDs, shadowed rules, catch-alls, \
             exclusions of every URL or that exclude nothing, text a URL cannot hold, size, legacy and \
-            modern forms, substitution variables, signed files); LH0xx are disagreements between a \
+            modern forms, substitution variables, signed files); AL0xx are findings on an \
+            assetlinks.json file (format, statements, package names, certificate fingerprints, web \
+            targets); LH0xx are disagreements between a \
             site's AASA file and its link rules; config is any other config problem. Exit status 0 with \
             warnings only, 1 with errors, 2 when the input cannot be read.
             """
@@ -24,17 +26,23 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("An AASA file to check instead of a config.", valueName: "file"))
     var aasa: String?
 
+    @Option(name: .long, help: ArgumentHelp("An assetlinks.json file to check instead of a config.", valueName: "file"))
+    var assetlinks: String?
+
     @Flag(name: .long, help: "Print a JSON array of findings.")
     var json = false
 
     func validate() throws {
-        if aasa != nil && config != nil { throw ValidationError("give --config PATH or --aasa FILE, not both") }
+        let given = [("--config", config), ("--aasa", aasa), ("--assetlinks", assetlinks)].filter { $0.1 != nil }.map(\.0)
+        if given.count > 1 { throw ValidationError("give one of --config PATH, --aasa FILE or --assetlinks FILE, not \(given.joined(separator: " and "))") }
     }
 
     func run() throws {
         let findings: [CheckFinding]
         if let aasa {
             findings = LinkhostCheck.check(aasaBytes: try InputFile.bytes(at: aasa, flag: "--aasa"))
+        } else if let assetlinks {
+            findings = LinkhostCheck.check(assetLinksBytes: try InputFile.bytes(at: assetlinks, flag: "--assetlinks"))
         } else {
             let path = config ?? "config.json"
             // Read once for the reason it cannot be (missing, a folder, unreadable); the loader reads it again.

@@ -29,12 +29,14 @@ enum InputFile {
             if count == 0 { return bytes }
             bytes += chunk[..<count]
             if bytes.count > maximumBytes {
-                throw CLIFailure.unusableInput("\(flag) \(path): larger than \(maximumBytes >> 20) MB, far beyond the 128 KB an AASA file may have")
+                throw CLIFailure.unusableInput(
+                    "\(flag) \(path): larger than \(maximumBytes >> 20) MB, far more than a config, an AASA file (128 KB at most) or an assetlinks.json holds")
             }
         }
     }
 
-    private static func reason(_ code: Int32) -> String {
+    /// Says what an `errno` from opening, reading or writing a named file means.
+    static func reason(_ code: Int32) -> String {
         switch code {
         case ENOENT: "no such file"
         case EACCES, EPERM: "permission denied"

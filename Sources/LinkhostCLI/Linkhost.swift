@@ -12,7 +12,8 @@ struct Linkhost: AsyncParsableCommand {
             """,
         version: LinkhostCLIVersion.text,
         subcommands: [
-            ServeCommand.self, AASACommand.self, RoutesCommand.self, LinkCommand.self, DevCertCommand.self, ProbeCommand.self, MatchCommand.self,
+            ServeCommand.self, AASACommand.self, AssetLinksCommand.self, RoutesCommand.self, LinkCommand.self, DevCertCommand.self, ProbeCommand.self,
+            MatchCommand.self,
             CheckCommand.self, LogCommand.self, StatsCommand.self, RollupCommand.self,
         ]
     )

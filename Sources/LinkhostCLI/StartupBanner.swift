@@ -31,6 +31,7 @@ struct StartupBanner {
                         ? "curl -sI\(trust) --resolve \(probeHost):\(server.tlsPort):127.0.0.1 https://\(probeHost):\(server.tlsPort)"
                         : "curl -sI -H 'Host: \(probeHost)' \(base)"
                     lines.append("  \(client)/.well-known/apple-app-site-association")
+                    if site.assetLinks != nil { lines.append("  \(client)/.well-known/assetlinks.json") }
                 }
             }
             let entitlements = site.hosts.map { "applinks:\($0)" }.joined(separator: " ")

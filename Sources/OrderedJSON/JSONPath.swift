@@ -21,6 +21,12 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// This path extended by an array index.
     public func appending(_ index: Int) -> JSONPath { JSONPath(steps: steps + [.index(index)]) }
 
+    /// The key of the last step, when the path ends in an object key.
+    public var lastKey: String? {
+        if case .key(let key) = steps.last { return key }
+        return nil
+    }
+
     /// `$` for the root; keys that are plain identifiers are written `.key`, others `["key"]` (a JSON string literal).
     public var description: String {
         if steps.isEmpty { return "$" }

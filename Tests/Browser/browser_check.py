@@ -88,7 +88,10 @@ def png_is_blank(data):
     return len(colours) < 8
 
 
-def make_driver(port, mobile, javascript=True):
+def make_driver(port, mobile, javascript=True, user_agent=None, window=(1280, 800)):
+    """Headless Chromium with the product's hosts mapped to the server on `port`: a phone (an
+    iPhone unless `user_agent` says otherwise) or a `window`-sized computer (headless Chromium's own
+    user agent unless `user_agent` is given)."""
     options = webdriver.ChromeOptions()
     if not javascript:
         options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
@@ -99,9 +102,11 @@ def make_driver(port, mobile, javascript=True):
         options.add_argument(argument)
     if mobile:
         options.add_experimental_option("mobileEmulation", {
-            "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2.0}, "userAgent": IPHONE_UA})
+            "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2.0}, "userAgent": user_agent or IPHONE_UA})
     else:
-        options.add_argument("--window-size=1280,800")
+        options.add_argument("--window-size=%d,%d" % window)
+        if user_agent:
+            options.add_argument("--user-agent=" + user_agent)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
 

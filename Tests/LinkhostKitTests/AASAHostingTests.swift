@@ -6,11 +6,13 @@ import Testing
 
 /// The shipped config, listening on an ephemeral loopback port with two worker threads, checked by
 /// the loader like any file. The hit log goes to `logDatabase`, or is off, so no test writes into the
-/// repository; `settings` replaces values by dotted path (`"server.publicDirectory"`).
+/// repository; `settings` replaces values by dotted path (`"server.publicDirectory"`), and `editing`
+/// changes the document before that (to add an Android app to a site, say).
 func shippedConfiguration(
-    unknownHost: UnknownHostPolicy = .notFound, logDatabase: String? = nil, settings: [String: JSONValue] = [:], from file: String = ProjectPaths.shippedConfig
+    unknownHost: UnknownHostPolicy = .notFound, logDatabase: String? = nil, settings: [String: JSONValue] = [:], from file: String = ProjectPaths.shippedConfig,
+    editing: (JSONValue) -> JSONValue = { $0 }
 ) throws -> LinkhostConfiguration {
-    var document = try JSONParser().parse(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+    var document = editing(try JSONParser().parse(Array(try Data(contentsOf: URL(fileURLWithPath: file)))))
     var replaced: [String: JSONValue] = ["server.limits.threads": 2, "log.enabled": .bool(logDatabase != nil)]
     if case .site(let id) = unknownHost { replaced["server.unknownHost"] = .string(id) }
     replaced.merge(settings) { _, given in given }
@@ -20,6 +22,19 @@ func shippedConfiguration(
     overrides.port = .init(0, from: "the test")
     overrides.databasePath = logDatabase.map { .init($0, from: "the test") }
     return try ConfigurationLoader.parse(document.serialized(), source: file, baseDirectory: ProjectPaths.root, overrides: overrides)
+}
+
+/// A well-known JSON file (the AASA file, assetlinks.json) answered as platforms require: 200,
+/// exactly `application/json`, never redirected, the shipped cache policy, a strong tag of exactly
+/// the expected bytes.
+func expectServedExactly(_ response: RawHTTPClient.Response, _ expected: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(response.status == 200, sourceLocation: sourceLocation)
+    #expect(response.header("Content-Type") == "application/json", sourceLocation: sourceLocation)
+    #expect(response.header("Content-Length") == "\(expected.count)", sourceLocation: sourceLocation)
+    #expect(response.header("Location") == nil, sourceLocation: sourceLocation)
+    #expect(response.header("Cache-Control") == "public, max-age=3600", sourceLocation: sourceLocation)
+    #expect(response.header("ETag") == EntityTag.strong(for: expected), sourceLocation: sourceLocation)
+    #expect(response.body == expected, sourceLocation: sourceLocation)
 }
 
 func startedServer(_ configuration: LinkhostConfiguration) throws -> LinkhostServer {
@@ -39,13 +54,7 @@ struct AASAHostingTests {
         defer { server.stop() }
         let expected = try #require(configuration.sites.first { $0.hosts.contains(host) }).aasa.bytes
         let response = try RawHTTPClient(port: server.port).request("GET", path, host: host, headers: [("User-Agent", "AASA-Bot/1.0.0")])
-        #expect(response.status == 200)
-        #expect(response.header("Content-Type") == "application/json")
-        #expect(response.header("Content-Length") == "\(expected.count)")
-        #expect(response.header("Location") == nil)
-        #expect(response.header("Cache-Control") == "public, max-age=3600")
-        #expect(response.header("ETag") == EntityTag.strong(for: expected))
-        #expect(response.body == expected)
+        expectServedExactly(response, expected)
     }
 
     /// Every component of seed 000's file has a generated component at least as broad: the same

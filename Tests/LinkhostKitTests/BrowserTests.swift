@@ -47,4 +47,48 @@ struct BrowserTests {
         #expect(events.count == 3)
         #expect(events.allSatisfy { $0.rule == "addfriend" && $0.utmSource == "whatsapp" && $0.path == "/addfriend" })
     }
+
+    /// The issue's acceptance check, with a campaign in a language other than English too: a
+    /// computer's screenshot of the page shows a QR code that zbarimg reads as exactly the link
+    /// `linkhost link … --qr png` prints and encodes. An Android phone gets the intent link and
+    /// Google Play instead.
+    @Test(.enabled(if: !QRScanner.mayBeSkipped, "zbarimg is not installed (apt-get install zbar-tools)"))
+    func aComputersScreenshotShowsAQRCodeThatScansAsTheLink() throws {
+        let python = ProjectPaths.root + "/.build-venv/bin/python"
+        #expect(FileManager.default.isExecutableFile(atPath: python), "run scripts/test (it makes .build-venv with Selenium)")
+        let folder = try TemporaryDirectory("linkhost-qr-browser")
+        let config = try AndroidFixture.configFile(in: folder)
+        let server = try startedServer(try AndroidFixture.configuration())
+        defer { server.stop() }
+        let screenshots = ProcessInfo.processInfo.environment["LINKHOST_TEST_ARTIFACTS"] ?? folder.path
+        try FileManager.default.createDirectory(atPath: screenshots, withIntermediateDirectories: true)
+        let pages: [(name: String, target: String, cli: [String])] = [
+            ("invite", "/addfriend?code=ABC123", ["addfriend", "code=ABC123"]),
+            (
+                "campaign", "/addfriend?code=ABC123&utm_source=newsletter&utm_campaign=Fr%C3%BChlingsfest",
+                ["addfriend", "code=ABC123", "--utm-source", "newsletter", "--utm-campaign", "Frühlingsfest"]
+            ),
+        ]
+        let result = try ChildProcess.run(
+            python,
+            [
+                ProjectPaths.root + "/Tests/Browser/qr_check.py", "--port", "\(server.port)", "--out", screenshots, "--android",
+                "http://rowhni.com/joingroup?code=TEST123",
+            ]
+                + pages.flatMap { ["--page", "\($0.name)=http://rowhni.com\($0.target)"] }, timeoutSeconds: 240)
+        #expect(result.status == 0, "\(result.output)\n\(result.error)")
+        let report = try JSONParser().parse(result.output)
+        #expect(report["failures"] == .array([]), "\(report["failures"]?.jsonText() ?? "")")
+        for page in pages {
+            let png = folder.path + "/\(page.name)-cli.png"
+            let printed = try ChildProcess.run(ProjectPaths.linkhostBinary, ["link"] + page.cli + ["--config", config, "--qr", "png", "--output", png])
+            #expect(printed.status == 0, "\(printed.error)")
+            let link = String(printed.output.prefix { $0 != "\n" })
+            #expect(link.hasPrefix("https://rowhni.com/addfriend?code=ABC123&from=qrcode"))
+            #expect(try QRScanner.decode(imageAt: png) == [link])
+            let shot = try #require(report["pages"]?.arrayElements?.first { $0["name"] == .string(page.name) }?["screenshot"]?.stringValue)
+            #expect(try QRScanner.decode(imageAt: shot) == [link], "the screenshot \(shot) scans as the link")
+        }
+        #expect(report["android"]?["store"] == "https://play.google.com/store/apps/details?id=com.yaman.rowhni")
+    }
 }

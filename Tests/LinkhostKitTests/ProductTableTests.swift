@@ -144,7 +144,8 @@ struct ProductTableTests {
         #expect(response.header("X-Content-Type-Options") == "nosniff")
         #expect(response.header("Referrer-Policy") == "no-referrer")
         #expect(response.header("X-Frame-Options") == "DENY")
-        #expect(response.header("Vary") == "Accept-Language")
+        // Pages differ by language and by device (Android, computer, everyone else).
+        #expect(response.header("Vary") == "Accept-Language, User-Agent")
         #expect(!page.tagNames.contains("style"))
         #expect(!response.text.contains("<script>"))
         #expect(!response.text.contains("style=\""))

@@ -23,14 +23,15 @@ struct TLSTests {
     private var ca: String { folder.path + "/linkhost-dev-ca.pem" }
 
     /// The shipped config with HTTPS on a free port, from the certificate `dev-cert` made.
-    private func configuration(plainHTTP: TLSSettings.PlainHTTP = .redirect, unknownHost: UnknownHostPolicy = .notFound, key: String = "rowhni.com-key.pem")
-        throws -> LinkhostConfiguration
-    {
+    private func configuration(
+        plainHTTP: TLSSettings.PlainHTTP = .redirect, unknownHost: UnknownHostPolicy = .notFound, key: String = "rowhni.com-key.pem",
+        editing: (JSONValue) -> JSONValue = { $0 }
+    ) throws -> LinkhostConfiguration {
         let tls: JSONValue = .object([
             JSONMember("certificate", .string(folder.path + "/rowhni.com.pem")), JSONMember("key", .string(folder.path + "/" + key)),
             JSONMember("port", 0), JSONMember("http", .string(plainHTTP.rawValue)),
         ])
-        return try shippedConfiguration(unknownHost: unknownHost, settings: ["server.tls": tls])
+        return try shippedConfiguration(unknownHost: unknownHost, settings: ["server.tls": tls], editing: editing)
     }
 
     private func curl(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
@@ -97,6 +98,21 @@ struct TLSTests {
         defer { lenient.stop() }
         let forged = try RawHTTPClient(port: lenient.port).request("GET", "/addfriend?code=TEST123", host: "evil.example")
         #expect(forged.header("Location") == "https://rowhni.com:\(lenient.tlsPort)/addfriend?code=TEST123")
+    }
+
+    /// Android's verifier follows no redirect: assetlinks.json is answered on plain HTTP as it is.
+    @Test func plainHTTPNeverRedirectsAssetLinks() throws {
+        let server = try startedServer(try configuration { AndroidFixture.adding(in: $0) })
+        defer { server.stop() }
+        let plain = try RawHTTPClient(port: server.port).request("GET", "/.well-known/assetlinks.json", host: "rowhni.com")
+        #expect(plain.status == 200)
+        #expect(plain.header("Location") == nil)
+        #expect(plain.header("Content-Type") == "application/json")
+        let secure = try curl([
+            "--cacert", ca, "--resolve", "rowhni.com:\(server.tlsPort):127.0.0.1", "https://rowhni.com:\(server.tlsPort)/.well-known/assetlinks.json",
+        ])
+        #expect(secure.status == 0, "\(secure.error)")
+        #expect(Array(secure.output.utf8) == plain.body)
     }
 
     @Test func plainHTTPCanBeServedOrTurnedOff() throws {

@@ -6,7 +6,8 @@ public struct CheckFinding: Sendable, Hashable, CustomStringConvertible {
         case error, warning
     }
 
-    /// `AASA0xx` (the file, see AASAKit), `LH0xx` (file and rules disagree), `config` (the config).
+    /// `AASA0xx` (an AASA file, see AASAKit), `AL0xx` (an assetlinks.json, see AssetLinks), `LH0xx`
+    /// (file and rules disagree), `config` (the config).
     public let code: String
     public let severity: Severity
     /// The site the finding is about, when it is about one.

@@ -1,9 +1,11 @@
 import AASAKit
+import AssetLinks
 import OrderedJSON
 
 /// What `linkhost check` reports: the config's own problems (the agreement between each site's AASA
 /// file and its link rules among them), then, for a config that loads, every finding of Apple's
-/// format validator on each file actually served.
+/// format validator on each AASA file actually served and of the assetlinks.json validator on each
+/// assetlinks.json served.
 public enum LinkhostCheck {
     /// Codes left out for generated files: linkhost writes `appID` + `paths` next to `appIDs` +
     /// `components` on purpose (the documented way to serve iOS 12 and older and iOS 13+ from one
@@ -30,8 +32,20 @@ public enum LinkhostCheck {
                         path: "\(site.aasa.origin == "generated" ? "(generated file)" : site.aasa.origin) \(finding.path)",
                         message: finding.message, fix: finding.fix))
             }
+            if let assetLinks = site.assetLinks {
+                findings += check(assetLinksBytes: assetLinks.bytes, site: site.id, pathPrefix: "(generated assetlinks.json) ")
+            }
         }
         return findings
+    }
+
+    /// Checks an assetlinks.json file on its own, or one a site serves (`site`, `pathPrefix`).
+    public static func check(assetLinksBytes: [UInt8], site: String? = nil, pathPrefix: String = "") -> [CheckFinding] {
+        AssetLinksValidator().validate(bytes: assetLinksBytes).map { finding in
+            CheckFinding(
+                code: finding.code.rawValue, severity: finding.severity == .error ? .error : .warning, site: site, path: pathPrefix + finding.path,
+                message: finding.message, fix: finding.fix)
+        }
     }
 
     /// Checks an AASA file on its own.

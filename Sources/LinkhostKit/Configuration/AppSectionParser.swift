@@ -1,9 +1,9 @@
 import AASAKit
 import OrderedJSON
 
-/// Reads a site's `app` object: the iOS app its links open.
+/// Reads a site's `app` object: the iOS app its links open, and the Android app when there is one.
 struct AppSectionParser {
-    static let allowedKeys = ["name", "appIDs", "appStoreID", "appStoreURL", "scheme"]
+    static let allowedKeys = ["name", "appIDs", "appStoreID", "appStoreURL", "scheme", "android"]
 
     let problems: ConfigurationProblems
 
@@ -27,8 +27,9 @@ struct AppSectionParser {
             problems.add(reader.path.appending("appStoreURL"), "\"\(storeURL)\" is not an https URL", fix: "write the full https URL of the app's store page")
         }
         let scheme = readScheme(reader)
+        let android = AndroidSectionParser(problems: problems).read(reader)
         guard let name, let scheme else { return nil }
-        return AppConfiguration(name: name, appIDs: appIDs, appStoreID: storeID, appStoreURL: storeURL, scheme: scheme)
+        return AppConfiguration(name: name, appIDs: appIDs, appStoreID: storeID, appStoreURL: storeURL, scheme: scheme, android: android)
     }
 
     private func readAppIDs(_ reader: ConfigObjectReader) -> [String] {

@@ -197,6 +197,8 @@ public struct SiteConfiguration: Sendable {
     public var previewImage: String?
     /// The AASA file served for every host of the site, exactly as it goes on the wire.
     public var aasa: AASAFile
+    /// The assetlinks.json served for every host of the site, when the app has an Android block.
+    public var assetLinks: AssetLinksFile?
     /// How the file relates to the rules, for the agreement check.
     public var aasaPolicy: AASAPolicy
     /// How fast one client network may report app opens and page events (`sites[].ingest.rateLimit`).
@@ -225,12 +227,52 @@ public struct AppConfiguration: Sendable, Equatable {
     public var appStoreURL: String?
     /// The custom URL scheme (`rowhni`, `awful`) without `://`.
     public var scheme: String
+    /// The Android app (`app.android`): served as assetlinks.json and offered to Android visitors.
+    public var android: AndroidAppConfiguration?
+
+    public init(name: String, appIDs: [String], appStoreID: String? = nil, appStoreURL: String? = nil, scheme: String, android: AndroidAppConfiguration? = nil)
+    {
+        self.name = name
+        self.appIDs = appIDs
+        self.appStoreID = appStoreID
+        self.appStoreURL = appStoreURL
+        self.scheme = scheme
+        self.android = android
+    }
 
     /// The store page: from the App Store id when given, else `appStoreURL`.
     public var storeURL: String? {
         if let appStoreID { return "https://apps.apple.com/app/id\(appStoreID)" }
         return appStoreURL
     }
+}
+
+/// The Android app of a site (`app.android`): what its assetlinks.json says and where Android
+/// visitors get the app.
+public struct AndroidAppConfiguration: Sendable, Equatable {
+    /// The applicationId (`com.yaman.rowhni`).
+    public var packageName: String
+    /// SHA-256 fingerprints of the certificates the app is signed with, upper-case hex with colons.
+    public var fingerprints: [String]
+    /// `app.android.playURL`, when the config gives one.
+    public var playURL: String?
+
+    public init(packageName: String, fingerprints: [String], playURL: String? = nil) {
+        self.packageName = packageName
+        self.fingerprints = fingerprints
+        self.playURL = playURL
+    }
+
+    /// Where "Get <App>" leads an Android visitor: `playURL`, else the package's Google Play page.
+    public var storeURL: String {
+        playURL ?? "https://play.google.com/store/apps/details?id=\(packageName)"
+    }
+}
+
+/// An assetlinks.json ready to serve: its exact bytes, generated from `app.android`.
+public struct AssetLinksFile: Sendable {
+    public var bytes: [UInt8]
+    public var document: JSONValue
 }
 
 /// How a site's AASA file relates to its link rules.

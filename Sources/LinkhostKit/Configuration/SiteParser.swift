@@ -1,3 +1,4 @@
+import AssetLinks
 import LinkRules
 import OrderedJSON
 
@@ -60,12 +61,18 @@ struct SiteParser {
         let configuration = SiteConfiguration(
             id: id, hosts: hosts.map(\.host), app: app, languages: languages, defaultLanguage: defaultLanguage, router: router,
             webBaseURL: webBaseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, previewImage: previewImage,
-            aasa: aasa.0, aasaPolicy: aasa.1, ingestRateLimit: rateLimit
+            aasa: aasa.0, assetLinks: app.android.map { Self.assetLinks(for: $0) }, aasaPolicy: aasa.1, ingestRateLimit: rateLimit
         )
         // The file and the pages must agree before anything is served.
         let disagreements = SiteAgreement.check(configuration, at: path)
         disagreements.forEach(problems.add)
         return ParsedSite(index: index, id: id, hosts: hosts, configuration: disagreements.isEmpty ? configuration : nil)
+    }
+
+    /// The site's assetlinks.json, generated from `app.android` (the same layout as the AASA file).
+    private static func assetLinks(for android: AndroidAppConfiguration) -> AssetLinksFile {
+        let document = AssetLinksGenerator.document(packageName: android.packageName, fingerprints: android.fingerprints)
+        return AssetLinksFile(bytes: document.serialized(.pretty(indent: 4)), document: document)
     }
 
     /// `ingest.rateLimit`: the token bucket for app opens and page events of one client network.

@@ -1,9 +1,12 @@
 import HTTPServing
+import LinkLog
 import LinkRules
 import PercentCoding
 
 /// Renders a site's fallback pages: the page of a link rule (200), a broken link (400) and an
-/// unknown address (404), in the visitor's language.
+/// unknown address (404), in the visitor's language and in the variant for the visitor's device
+/// (`PageVariant`): Android visitors get Google Play and an `intent://` link when the app has an
+/// Android block, computers get a QR code of the link beside the usual buttons.
 ///
 /// Every value taken from the request reaches the page through the template's HTML escaping; values
 /// placed into URLs are also percent-encoded (parameters) or sanitised (raw path and query), and the
@@ -15,51 +18,74 @@ final class SitePages: Sendable {
     private let publicScheme: String
     private let commonHeaders: CommonHeaders
     private let cache = RenderedPageCache()
+    /// `log.trackedParameters`: whether links in QR codes carry `from=qrcode`.
+    private let trackedParameters: [String]
+    private let clientClasses: ClientClassCache
+    private let qrCodes: QRCodeImages
 
-    init(site: SiteConfiguration, publicDirectory: String, publicScheme: String, commonHeaders: CommonHeaders = .none) throws(PageSetupError) {
+    /// `clientClasses` and `qrCodes` may be shared by every site of a server (they are keyed by
+    /// User-Agent and by link, which do not depend on the site).
+    init(
+        site: SiteConfiguration, publicDirectory: String, publicScheme: String, commonHeaders: CommonHeaders = .none,
+        trackedParameters: [String] = LogSettings().trackedParameters, clientClasses: ClientClassCache = ClientClassCache(),
+        qrCodes: QRCodeImages = QRCodeImages()
+    ) throws(PageSetupError) {
         self.site = site
         self.commonHeaders = commonHeaders
         self.publicScheme = publicScheme
+        self.trackedParameters = trackedParameters
+        self.clientClasses = clientClasses
+        self.qrCodes = qrCodes
         strings = try PageStrings.load(from: publicDirectory + "/locales", languages: site.languages)
         templates = try PageTemplates.load(folder: publicDirectory + "/templates", siteID: site.id)
     }
 
-    /// The page for a request: from the cache when this site, host, language and target were
-    /// rendered before, else routed and rendered now (and kept).
+    /// The page for a request: from the cache when this site, host, language, variant and target
+    /// were rendered before, else routed and rendered now (and kept).
     func response(for request: HTTPRequest) -> AnnotatedResponse<HitAnnotation> {
         let language = LanguageNegotiation.choose(request.headers["Accept-Language"], available: site.languages, defaultLanguage: site.defaultLanguage)
         let host = canonicalHost(for: request)
-        let key = RenderedPageCache.Key(site: site.id, host: host, language: language, target: request.target)
+        let variant = PageVariant.choose(userAgent: request.headers["User-Agent"], siteHasAndroidApp: site.app.android != nil, classes: clientClasses)
+        let key = RenderedPageCache.Key(site: site.id, host: host, language: language, target: request.target, variant: variant)
         if let cached = cache.entry(for: key) {
             return AnnotatedResponse(HTTPResponse(cached.response), annotation: cached.annotation)
         }
         let route = request.path.hasPrefix("/static/") ? .noRule : site.router.route(rawPath: request.rawPath, rawQuery: request.rawQuery)
-        let rendered = render(request, route: route, language: language, host: host)
+        let rendered = render(request, route: route, page: Page(language: language, host: host, variant: variant))
         let page = rendered.response
         guard let prepared = try? PreparedResponse(status: page.status, headers: page.headers, body: page.body) else { return rendered }
         cache.store(RenderedPageCache.Entry(response: prepared, annotation: rendered.annotation), for: key)
         return AnnotatedResponse(HTTPResponse(prepared), annotation: rendered.annotation)
     }
 
+    /// What a page is rendered for besides the route: the visitor's language, the host its
+    /// absolute links use, and the variant for the visitor's device.
+    struct Page {
+        let language: String
+        let host: String
+        let variant: PageVariant
+    }
+
     /// Renders the page for a routed request.
-    private func render(_ request: HTTPRequest, route: RouteResult, language: String, host: String) -> AnnotatedResponse<HitAnnotation> {
+    private func render(_ request: HTTPRequest, route: RouteResult, page: Page) -> AnnotatedResponse<HitAnnotation> {
         switch route {
         case .page(let match):
             return render(
-                status: 200, language: language, context: linkContext(match, request: request, language: language, host: host),
+                status: 200, language: page.language, context: linkContext(match, request: request, page: page),
                 annotation: HitAnnotation(kind: .fallback, siteID: site.id, rule: match.rule.name, pathCaptures: match.captures))
         case .badLink(let rule, let problem, let captures):
             return render(
-                status: 400, language: language, context: badLinkContext(rule, problem, language: language, host: host),
+                status: 400, language: page.language, context: badLinkContext(rule, problem, page: page),
                 annotation: HitAnnotation(kind: .badLink, siteID: site.id, rule: rule.name, pathCaptures: captures))
         case .noRule:
-            return notFound(language: language, host: host)
+            return notFound(page)
         }
     }
 
     /// The 404 page: the app's name and the store, in the visitor's language.
-    private func notFound(language: String, host: String) -> AnnotatedResponse<HitAnnotation> {
-        var context = baseContext(language: language, host: host)
+    private func notFound(_ page: Page) -> AnnotatedResponse<HitAnnotation> {
+        let language = page.language
+        var context = baseContext(page)
         let app = ["app": site.app.name]
         let heading = strings.text("not_found_title", language)
         context["kind"] = "not-found"
@@ -67,18 +93,20 @@ final class SitePages: Sendable {
         context["documentTitle"] = "\(heading) · \(site.app.name)"
         context["message"] = strings.text("not_found_text", language, app)
         context["noindex"] = true
-        context["open"] = ["url": "\(site.app.scheme)://", "label": strings.text("open_in_app", language, app)]
+        context["open"] = ["url": openURL("\(site.app.scheme)://", page: page), "label": strings.text("open_in_app", language, app)]
         return render(status: 404, language: language, context: context, annotation: HitAnnotation(kind: .notFound, siteID: site.id))
     }
 
     // MARK: contexts
 
-    private func linkContext(_ match: LinkMatch, request: HTTPRequest, language: String, host: String) -> [String: Any] {
+    private func linkContext(_ match: LinkMatch, request: HTTPRequest, page: Page) -> [String: Any] {
         let rule = match.rule
-        var context = baseContext(language: language, host: host)
+        let language = page.language
+        var context = baseContext(page)
         let app = ["app": site.app.name]
         let heading = rule.title.text(for: language, fallback: site.defaultLanguage).map { TextTemplate.fill($0, with: match.values) } ?? rule.name
-        let link = canonicalLink(rule: rule, values: match.values, passThrough: match.passThrough, host: host)
+        let passThrough = match.passThrough.map { (name: $0.name, value: $0.value) }
+        let link = canonicalLink(rule: rule, values: match.values, extraQuery: passThrough, host: page.host)
         context["kind"] = "link"
         context["rule"] = rule.name
         context["heading"] = heading
@@ -87,7 +115,12 @@ final class SitePages: Sendable {
             context["summary"] = ["text": TextTemplate.fill(summary, with: match.values)]
         }
         context["canonicalURL"] = link
-        context["open"] = ["url": match.appURL, "label": strings.text("open_in_app", language, app)]
+        // On Android the button opens the app through the link itself: an app that verified its
+        // App Links handles the site's https links, while a custom scheme is the iOS app's.
+        context["open"] = ["url": page.variant == .android ? openURL(link, page: page) : match.appURL, "label": strings.text("open_in_app", language, app)]
+        if page.variant == .desktop, let qr = qrCodeContext(match, request: request, page: page) {
+            context["qr"] = qr
+        }
         if let appStoreID = site.app.appStoreID {
             context["banner"] = ["content": "app-id=\(appStoreID), app-argument=\(link)"]
         }
@@ -109,8 +142,9 @@ final class SitePages: Sendable {
         return context
     }
 
-    private func badLinkContext(_ rule: LinkRule, _ problem: LinkProblem, language: String, host: String) -> [String: Any] {
-        var context = baseContext(language: language, host: host)
+    private func badLinkContext(_ rule: LinkRule, _ problem: LinkProblem, page: Page) -> [String: Any] {
+        let language = page.language
+        var context = baseContext(page)
         let noun = rule.noun?.text(for: language, fallback: site.defaultLanguage) ?? strings.text("default_noun", language)
         let parameter = rule.parameter(problem.parameter)
         let label = parameter?.label?.text(for: language, fallback: site.defaultLanguage) ?? problem.parameter
@@ -135,27 +169,61 @@ final class SitePages: Sendable {
         context["message"] = strings.text(key, language, values)
         context["hint"] = strings.text("bad_link_hint", language, values)
         context["noindex"] = true
-        context["open"] = ["url": "\(site.app.scheme)://", "label": strings.text("open_in_app", language, ["app": site.app.name])]
+        context["open"] = ["url": openURL("\(site.app.scheme)://", page: page), "label": strings.text("open_in_app", language, ["app": site.app.name])]
         return context
     }
 
     /// What every page has: language, app, store button, preview image, footer.
-    private func baseContext(language: String, host: String) -> [String: Any] {
+    private func baseContext(_ page: Page) -> [String: Any] {
+        let language = page.language
+        let app = ["app": site.app.name]
         var context: [String: Any] = [
             "lang": language,
             "appName": site.app.name,
             "footer": strings.text("footer", language),
         ]
-        if let store = site.app.storeURL {
+        if page.variant == .android, let android = site.app.android {
             context["store"] = [
-                "url": store, "label": strings.text("get_app", language, ["app": site.app.name]),
-                "hint": strings.text("get_app_hint", language, ["app": site.app.name]),
+                "url": android.storeURL, "label": strings.text("get_app", language, app), "hint": strings.text("get_app_hint_android", language, app),
+                "platform": "android",
+            ]
+        } else if let store = site.app.storeURL {
+            context["store"] = [
+                "url": store, "label": strings.text("get_app", language, app), "hint": strings.text("get_app_hint", language, app), "platform": "ios",
             ]
         }
         if let image = site.previewImage {
-            context["previewImage"] = "\(publicScheme)://\(host)\(image)"
+            context["previewImage"] = "\(publicScheme)://\(page.host)\(image)"
         }
         return context
+    }
+
+    /// The open button's URL: `url` itself, or on Android an `intent://` URL for it that names the
+    /// app's package and falls back to its store page when the app is not installed.
+    private func openURL(_ url: String, page: Page) -> String {
+        guard page.variant == .android, let android = site.app.android else { return url }
+        return AndroidIntentLink.make(url: url, package: android.packageName, fallbackURL: android.storeURL)
+    }
+
+    /// The QR code of a desktop page: the link with the request's `utm_*` values (a campaign that
+    /// reached a computer keeps its credit when the phone opens the link) and `from=qrcode`. When
+    /// that is too long for a code, the link without them; when even that is, no code.
+    private func qrCodeContext(_ match: LinkMatch, request: HTTPRequest, page: Page) -> [String: Any]? {
+        let passThrough = match.passThrough.map { (name: $0.name, value: $0.value) }
+        let source = QRCodeLink.sourceItems(rule: match.rule, site: site, trackedParameters: trackedParameters)
+        var utm: [(name: String, value: String)] = []
+        for name in LogRecord.utmParameterNames {
+            if let value = request.queryItems.first(where: { $0.name == name })?.value, !value.isEmpty { utm.append((name, value)) }
+        }
+        for extra in [passThrough + source + utm, passThrough + source] {
+            let link = canonicalLink(rule: match.rule, values: match.values, extraQuery: extra, host: page.host)
+            // The SVG holds numbers and fixed markup only (see QRCode.svg), so it is placed
+            // unescaped; `link` is there for site templates that print it, escaped like any value.
+            if let svg = qrCodes.svg(for: link) {
+                return ["svg": svg, "link": link, "caption": strings.text("scan_qr", page.language, ["app": site.app.name])]
+            }
+        }
+        return nil
     }
 
     // MARK: helpers
@@ -164,7 +232,8 @@ final class SitePages: Sendable {
         var headers: HTTPHeaders = [
             "Content-Type": "text/html; charset=utf-8",
             "Content-Language": language,
-            "Vary": "Accept-Language",
+            // The page differs by device (store button, open link, QR code) as well as by language.
+            "Vary": "Accept-Language, User-Agent",
             "Cache-Control": "no-cache",
         ]
         SecurityHeaders.apply(to: &headers)
@@ -179,10 +248,11 @@ final class SitePages: Sendable {
         return host
     }
 
-    /// The universal link rebuilt from the rule and its checked values (no UTM or tracking items):
-    /// what the Smart App Banner hands the app and what link previews show.
-    private func canonicalLink(rule: LinkRule, values: [String: String], passThrough: [PassThroughValue], host: String) -> String {
-        let link = (try? rule.link(values: values, extraQuery: passThrough.map { ($0.name, $0.value) })) ?? rule.path.aasaPattern
+    /// The universal link rebuilt from the rule and its checked values followed by `extraQuery`:
+    /// with the pass-through items only, what the Smart App Banner hands the app and what link
+    /// previews show (no UTM or tracking items).
+    private func canonicalLink(rule: LinkRule, values: [String: String], extraQuery: [(name: String, value: String)], host: String) -> String {
+        let link = (try? rule.link(values: values, extraQuery: extraQuery)) ?? rule.path.aasaPattern
         return "\(publicScheme)://\(host)\(link)"
     }
 }

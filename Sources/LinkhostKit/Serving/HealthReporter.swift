@@ -17,12 +17,18 @@ final class HealthReporter: Sendable {
     init(sites: [SiteConfiguration]) {
         sitesSection = .array(
             sites.map { site in
-                .object([
+                var members = [
                     JSONMember("id", .string(site.id)),
                     JSONMember("hosts", .array(site.hosts.map { .string($0) })),
                     JSONMember("aasaBytes", .number(JSONNumber(site.aasa.bytes.count))),
                     JSONMember("aasaETag", .string(EntityTag.strong(for: site.aasa.bytes))),
-                ])
+                ]
+                // Only sites with an Android app serve assetlinks.json.
+                if let assetLinks = site.assetLinks {
+                    members.append(JSONMember("assetLinksBytes", .number(JSONNumber(assetLinks.bytes.count))))
+                    members.append(JSONMember("assetLinksETag", .string(EntityTag.strong(for: assetLinks.bytes))))
+                }
+                return .object(members)
             })
     }
 

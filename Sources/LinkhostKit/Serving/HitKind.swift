@@ -2,6 +2,8 @@
 public enum HitKind: String, Sendable, CaseIterable {
     /// The apple-app-site-association file (200 or 304).
     case aasa
+    /// Android's `/.well-known/assetlinks.json` (200, 304, or 404 for a site without an Android app).
+    case assetLinks = "assetlinks"
     /// A fallback page for a link rule.
     case fallback
     /// A link whose parameters are missing or malformed (400).

@@ -3,11 +3,14 @@ import HTTPServing
 /// Routes every request: method check, health, site by Host, then the site's own paths.
 struct LinkhostResponder: HTTPResponder {
     static let aasaPaths: Set<String> = ["/.well-known/apple-app-site-association", "/apple-app-site-association"]
+    /// Android reads only this path (no root fallback like the AASA's).
+    static let assetLinksPath = "/.well-known/assetlinks.json"
 
     let directory: SiteDirectory<HostedSite>
     let health: HealthReporter
     let methodNotAllowed: PreparedResponse
     let unknownHost: PreparedResponse
+    let noAssetLinks: PreparedResponse
     let staticFiles: StaticFiles
     let commonHeaders: CommonHeaders
     let ingest: IngestEndpoints
@@ -41,6 +44,13 @@ struct LinkhostResponder: HTTPResponder {
             headers: commonHeaders.applied(to: ["Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"]),
             body: Array("Not Found: this server has no site for the requested host.\n".utf8)
         )
+        // A plain answer rather than the site's HTML 404: the only readers of this path are
+        // Android's verifier and people checking it with curl.
+        noAssetLinks = try PreparedResponse(
+            status: 404,
+            headers: commonHeaders.applied(to: ["Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"]),
+            body: Array("Not Found: this site has no Android app (app.android in the config), so it has no assetlinks.json.\n".utf8)
+        )
     }
 
     func respond(to request: HTTPRequest) -> AnnotatedResponse<HitAnnotation> {
@@ -61,10 +71,14 @@ struct LinkhostResponder: HTTPResponder {
         }
         let siteID = site.configuration.id
         if Self.aasaPaths.contains(request.path) {
-            if let tags = request.headers["If-None-Match"], EntityTag.ifNoneMatch(tags, matches: site.aasaTag) {
-                return AnnotatedResponse(HTTPResponse(site.aasaNotModified), annotation: HitAnnotation(kind: .aasa, siteID: siteID))
-            }
-            return AnnotatedResponse(HTTPResponse(site.aasaResponse), annotation: HitAnnotation(kind: .aasa, siteID: siteID))
+            return AnnotatedResponse(
+                HTTPResponse(site.aasa.response(ifNoneMatch: request.headers["If-None-Match"])), annotation: HitAnnotation(kind: .aasa, siteID: siteID))
+        }
+        if request.path == Self.assetLinksPath {
+            // Logged as `assetlinks` whatever the answer, so a verifier asking a site without an
+            // Android app shows up in the statistics too.
+            let response = site.assetLinks?.response(ifNoneMatch: request.headers["If-None-Match"]) ?? noAssetLinks
+            return AnnotatedResponse(HTTPResponse(response), annotation: HitAnnotation(kind: .assetLinks, siteID: siteID))
         }
         if request.path.hasPrefix("/static/") || request.path == "/robots.txt" {
             let path = request.path == "/robots.txt" ? "/static/robots.txt" : request.path

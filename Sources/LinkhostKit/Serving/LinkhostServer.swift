@@ -31,8 +31,13 @@ public final class LinkhostServer: Sendable {
         let publicDirectory = settings.publicDirectory
         let staticFiles = try StaticFiles.load(from: publicDirectory + "/static", commonHeaders: commonHeaders)
         var sites: [HostedSite] = []
+        // User agents and QR codes do not depend on the site: one memory of each serves all sites.
+        let clientClasses = ClientClassCache()
+        let qrCodes = QRCodeImages()
         for site in configuration.sites {
-            let pages = try SitePages(site: site, publicDirectory: publicDirectory, publicScheme: settings.publicScheme, commonHeaders: commonHeaders)
+            let pages = try SitePages(
+                site: site, publicDirectory: publicDirectory, publicScheme: settings.publicScheme, commonHeaders: commonHeaders,
+                trackedParameters: configuration.log.trackedParameters, clientClasses: clientClasses, qrCodes: qrCodes)
             sites.append(try HostedSite(site, cacheControl: settings.aasaCacheControl, pages: pages, commonHeaders: commonHeaders))
         }
         let responder = try LinkhostResponder(

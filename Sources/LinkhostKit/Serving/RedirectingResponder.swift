@@ -1,8 +1,9 @@
 import HTTPServing
 import PercentCoding
 
-/// The plain-HTTP listener when HTTPS is on: pages move to HTTPS with a 308, while the AASA file
-/// and health are answered here as they are — Apple's checklist forbids redirecting the AASA file.
+/// The plain-HTTP listener when HTTPS is on: pages move to HTTPS with a 308, while the AASA file,
+/// assetlinks.json and health are answered here as they are — Apple's checklist forbids redirecting
+/// the AASA file, and Android's verifier follows no redirect for assetlinks.json.
 ///
 /// The redirect's host is the request's only when a site lists it; otherwise the site's primary
 /// host, so a forged Host header cannot turn this into an open redirect.
@@ -20,7 +21,7 @@ struct RedirectingResponder: HTTPResponder {
                 problem.response(commonHeaders: inner.commonHeaders), annotation: HitAnnotation(kind: .rejected, logged: false, rejection: problem.code))
         }
         guard request.method == "GET" || request.method == "HEAD", request.path != "/healthz",
-            !LinkhostResponder.aasaPaths.contains(request.path),
+            !LinkhostResponder.aasaPaths.contains(request.path), request.path != LinkhostResponder.assetLinksPath,
             let site = inner.directory.site(forHost: request.hostName)
         else {
             return inner.respond(to: request)

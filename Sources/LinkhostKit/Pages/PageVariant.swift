@@ -1,0 +1,29 @@
+import LinkLog
+
+/// Which version of a fallback page a visitor gets, from the User-Agent.
+enum PageVariant: Hashable, Sendable {
+    /// The App Store page: iPhone and iPad, and everyone not recognised as Android or a computer
+    /// (link previews, crawlers, curl), exactly as before Android support existed.
+    case standard
+    /// A Google Play button and an `intent://` open link: Android browsers and in-app browsers on
+    /// Android, on sites whose app has an Android block.
+    case android
+    /// The standard page plus a QR code of the link, to carry it to a phone: browsers on computers.
+    /// (iPadOS Safari presents itself as a Mac and gets this too; the QR code does it no harm.)
+    case desktop
+
+    static func choose(userAgent: String?, siteHasAndroidApp: Bool, classes: ClientClassCache) -> PageVariant {
+        switch classes.classify(userAgent) {
+        case .android:
+            return siteHasAndroidApp ? .android : .standard
+        case .desktop:
+            return .desktop
+        case .inAppBrowser:
+            // Instagram, Facebook and friends on Android say so; their pages follow the phone's platform.
+            guard siteHasAndroidApp, let userAgent, userAgent.lowercased().contains("android") else { return .standard }
+            return .android
+        case .ios, .aasaBot, .appleCFNetwork, .linkPreview, .bot, .unknown:
+            return .standard
+        }
+    }
+}

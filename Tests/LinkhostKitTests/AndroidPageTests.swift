@@ -1,0 +1,160 @@
+import Foundation
+import HTTPServing
+import LinkhostKit
+import OrderedJSON
+import TestSupport
+import Testing
+
+/// Fallback pages by device: Android visitors get Google Play and an `intent://` link, iPhones and
+/// everyone else the App Store page as before, computers a QR code of the link.
+@Suite("Fallback pages for Android and desktop")
+struct AndroidPageTests {
+    let server: LinkhostServer
+    static let playURL = "https://play.google.com/store/apps/details?id=com.yaman.rowhni"
+    /// The policy every page carries, unchanged by the Android and desktop variants (no inline
+    /// script or style: the QR code is SVG markup with presentation attributes only).
+    static let strictPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+    init() throws {
+        server = try startedServer(try AndroidFixture.configuration())
+    }
+
+    private func get(_ target: String, host: String = "rowhni.com", userAgent: String?, language: String = "de") throws -> RawHTTPClient.Response {
+        var headers = [("Accept-Language", language)]
+        if let userAgent { headers.append(("User-Agent", userAgent)) }
+        return try RawHTTPClient(port: server.port).request("GET", target, host: host, headers: headers)
+    }
+
+    /// The parts of an `intent://` URL as Chrome reads them (the fields after `#Intent;`, values
+    /// percent-decoded), and the URL it opens: `scheme://` + what comes before the fragment.
+    static func intent(_ href: String) throws -> (url: String, fields: [String: String], last: String) {
+        try #require(href.hasPrefix("intent://"))
+        let parts = href.dropFirst("intent://".count).components(separatedBy: "#Intent;")
+        try #require(parts.count == 2, "one #Intent; in \(href)")
+        let fields = parts[1].split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+        var values: [String: String] = [:]
+        for field in fields.dropLast() {
+            let pair = field.split(separator: "=", maxSplits: 1).map(String.init)
+            try #require(pair.count == 2, "field \(field)")
+            // A value that is not valid percent-encoding is left out, and the expectations on it fail.
+            values[pair[0]] = pair[1].removingPercentEncoding
+        }
+        return ("\(values["scheme"] ?? "?")://\(parts[0])", values, fields.last ?? "")
+    }
+
+    @Test(arguments: [(UserAgents.android, "de"), (UserAgents.instagramOnAndroid, "en")])
+    func androidGetsGooglePlayAndAnIntentLinkThatOpensTheLinkInTheApp(userAgent: String, language: String) throws {
+        let response = try get("/addfriend?code=ABC123&utm_source=whatsapp", userAgent: userAgent, language: language)
+        #expect(response.status == 200)
+        let page = HTMLProbe(response.text)
+        #expect(page.attribute("href", ofElementWithID: "get-app") == Self.playURL)
+        #expect(page.attribute("data-store", ofElementWithID: "get-app") == "android")
+        #expect(response.text.contains(language == "de" ? "Lade die App bei Google Play" : "Get it on Google Play"))
+        #expect(!response.text.contains("apps.apple.com/de/search"), "no App Store button for Android")
+        let href = try #require(page.attribute("href", ofElementWithID: "open-app"))
+        let intent = try Self.intent(href)
+        // The canonical link (no campaign), handled by the app through its verified App Links.
+        #expect(intent.url == "https://rowhni.com/addfriend?code=ABC123")
+        #expect(intent.url == page.meta("og:url"))
+        #expect(intent.fields["scheme"] == "https")
+        #expect(intent.fields["package"] == AndroidFixture.package)
+        #expect(intent.fields["S.browser_fallback_url"] == Self.playURL)
+        #expect(intent.last == "end")
+        // Encoded so its own '?', '=' and '&' cannot end the field.
+        #expect(href.contains("S.browser_fallback_url=https%3A%2F%2Fplay.google.com%2Fstore%2Fapps%2Fdetails%3Fid%3Dcom.yaman.rowhni;end"))
+        #expect(page.openingTag(id: "qr-code") == nil)
+        #expect(response.header("Vary") == "Accept-Language, User-Agent")
+        #expect(response.header("Content-Security-Policy") == Self.strictPolicy)
+    }
+
+    @Test func aConfiguredPlayURLIsUsedForTheButtonAndTheFallback() throws {
+        let custom = "https://play.google.com/store/apps/details?id=com.yaman.rowhni&hl=de&referrer=utm_source%3Dlinkhost"
+        let server = try startedServer(try AndroidFixture.configuration(block: AndroidFixture.block(playURL: custom)))
+        defer { server.stop() }
+        let response = try RawHTTPClient(port: server.port).request(
+            "GET", "/joingroup?code=TEST123", host: "rowhni.com", headers: [("User-Agent", UserAgents.android)])
+        let page = HTMLProbe(response.text)
+        #expect(page.attribute("href", ofElementWithID: "get-app") == custom)
+        let intent = try Self.intent(try #require(page.attribute("href", ofElementWithID: "open-app")))
+        #expect(intent.fields["S.browser_fallback_url"] == custom)
+        #expect(intent.url == "https://rowhni.com/joingroup?code=TEST123")
+    }
+
+    @Test(arguments: ["/addfriend", "/nothing-here"])
+    func brokenAndUnknownLinksOpenTheAppThroughItsSchemeOnAndroid(target: String) throws {
+        let response = try get(target, userAgent: UserAgents.android)
+        #expect(response.status == (target == "/addfriend" ? 400 : 404))
+        let page = HTMLProbe(response.text)
+        let intent = try Self.intent(try #require(page.attribute("href", ofElementWithID: "open-app")))
+        #expect(intent.url == "rowhni://")
+        #expect(intent.fields["package"] == AndroidFixture.package)
+        #expect(intent.fields["S.browser_fallback_url"] == Self.playURL)
+        #expect(page.attribute("href", ofElementWithID: "get-app") == Self.playURL)
+    }
+
+    @Test(arguments: [UserAgents.iPhone, UserAgents.whatsAppPreview, nil])
+    func iPhonesAndEveryoneElseGetTheAppStorePageUnchanged(userAgent: String?) throws {
+        let response = try get("/addfriend?code=ABC123", userAgent: userAgent)
+        let page = HTMLProbe(response.text)
+        #expect(page.attribute("href", ofElementWithID: "open-app") == "rowhni://addfriend?code=ABC123")
+        #expect(page.attribute("href", ofElementWithID: "get-app") == "https://apps.apple.com/de/search?term=Rowhni")
+        #expect(page.attribute("data-store", ofElementWithID: "get-app") == "ios")
+        #expect(!response.text.contains("intent://") && !response.text.contains("play.google.com"))
+        #expect(page.openingTag(id: "qr-code") == nil)
+        #expect(!response.text.contains("<svg"))
+    }
+
+    @Test func aSiteWithoutAnAndroidAppShowsAndroidTheStandardPage() throws {
+        let response = try get("/showthread.php?threadid=456", host: "forums.somethingawful.com", userAgent: UserAgents.android)
+        let page = HTMLProbe(response.text)
+        #expect(page.attribute("href", ofElementWithID: "open-app") == "awful://threads/456")
+        #expect(page.attribute("href", ofElementWithID: "get-app") == "https://apps.apple.com/app/id567936609")
+        #expect(!response.text.contains("intent://"))
+    }
+
+    /// The page cache keeps the variants apart: the same link alternately from each device.
+    @Test func cachedPagesNeverCrossDevices() throws {
+        for _ in 0..<3 {
+            for (agent, store) in [(UserAgents.android, "android"), (UserAgents.iPhone, "ios"), (UserAgents.desktopChrome, "ios")] {
+                let page = HTMLProbe(try get("/addfriend?code=CACHE1", userAgent: agent).text)
+                #expect(page.attribute("data-store", ofElementWithID: "get-app") == store)
+                #expect((page.openingTag(id: "qr-code") != nil) == (agent == UserAgents.desktopChrome))
+            }
+        }
+    }
+
+    // MARK: desktop
+
+    @Test(arguments: [UserAgents.desktopChrome, UserAgents.desktopSafari])
+    func aComputerGetsTheStandardPageAndAQRCodeOfTheLink(userAgent: String) throws {
+        let response = try get("/addfriend?code=ABC123", userAgent: userAgent, language: "en")
+        let page = HTMLProbe(response.text)
+        #expect(page.attribute("href", ofElementWithID: "open-app") == "rowhni://addfriend?code=ABC123")
+        #expect(page.attribute("href", ofElementWithID: "get-app") == "https://apps.apple.com/de/search?term=Rowhni")
+        #expect(page.openingTag(id: "qr-code") != nil)
+        #expect(response.text.components(separatedBy: "<svg xmlns=\"http://www.w3.org/2000/svg\"").count == 2)
+        #expect(response.text.contains("<figcaption>Scan the code with your phone to open this link in Rowhni there.</figcaption>"))
+        let german = try get("/addfriend?code=ABC123", userAgent: userAgent, language: "de")
+        #expect(german.text.contains("<figcaption>Scanne den Code mit deinem Handy, um diesen Link dort in Rowhni zu öffnen.</figcaption>"))
+        #expect(response.header("Content-Security-Policy") == Self.strictPolicy)
+    }
+
+    @Test func brokenLinksGetNoQRCode() throws {
+        let response = try get("/addfriend", userAgent: UserAgents.desktopChrome)
+        #expect(response.status == 400)
+        #expect(!response.text.contains("<svg"))
+    }
+
+    /// Nothing from the request reaches the SVG: a hostile campaign value is percent-encoded into
+    /// the link inside the code, and the SVG is numbers and fixed markup.
+    @Test func aHostileCampaignNeverReachesTheMarkup() throws {
+        let response = try get("/addfriend?code=ABC123&utm_campaign=%22%3E%3Cscript%3Ealert(1)%3C/script%3E", userAgent: UserAgents.desktopChrome)
+        #expect(response.status == 200)
+        #expect(!response.text.contains("<script>alert"))
+        let start = try #require(response.text.range(of: "<svg"))
+        let end = try #require(response.text.range(of: "</svg>"))
+        let svg = response.text[start.lowerBound..<end.upperBound]
+        #expect(svg.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || " <>/=\"#:.-".contains($0)) }, "\(svg.prefix(300))")
+    }
+}
