@@ -66,6 +66,10 @@ let package = Package(
         .target(name: "AASAKit", dependencies: ["OrderedJSON", "PercentCoding"], swiftSettings: strictness),
         // Link rules: the ordered rules of a site, which route fallback pages and generate the AASA.
         .target(name: "LinkRules", dependencies: ["OrderedJSON", "PercentCoding"], swiftSettings: strictness),
+        // Apple's CDN as devices see it: fetches each host's copy of the AASA file and says how it
+        // differs from the file served (`cdn-check`, `server.cdnCheck`). The one server module on
+        // URLSession (FoundationNetworking, so libcurl at run time).
+        .target(name: "CDNCheck", dependencies: ["AASAKit", "OrderedJSON"], swiftSettings: strictness),
         // The hit log, storage-neutral: records, filters, statistics and the funnel, privacy, client
         // classes, output formats and the background writer, over the `LogDatabase` protocol. It
         // writes its JSON (the params column, the JSON output format) with OrderedJSON, so the
@@ -103,6 +107,7 @@ let package = Package(
                 "HTTPServing",
                 "OrderedJSON",
                 "AASAKit",
+                "CDNCheck",
                 "LinkLog",
                 "LinkLogDatabases",
                 "LinkRules",
@@ -120,9 +125,11 @@ let package = Package(
             name: "LinkhostCLI",
             dependencies: [
                 "LinkhostKit",
+                "CDNCheck",
                 "LinkLog",
                 "LinkLogDatabases",
                 "DevCertificates",
+                "OrderedJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -162,7 +169,9 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkhostKitTests",
-            dependencies: ["LinkhostKit", "LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL", "OrderedJSON", "HTTPServing", "TestSupport"],
+            dependencies: [
+                "LinkhostKit", "CDNCheck", "LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL", "OrderedJSON", "HTTPServing", "TestSupport",
+            ],
             swiftSettings: strictness
         ),
         .testTarget(
