@@ -13,7 +13,7 @@ struct Linkhost: AsyncParsableCommand {
         version: LinkhostCLIVersion.text,
         subcommands: [
             ServeCommand.self, AASACommand.self, RoutesCommand.self, LinkCommand.self, DevCertCommand.self, ProbeCommand.self, MatchCommand.self,
-            CheckCommand.self, LogCommand.self, StatsCommand.self, RollupCommand.self, CDNCheckCommand.self,
+            CheckCommand.self, LogCommand.self, StatsCommand.self, RollupCommand.self, ReloadCommand.self, CDNCheckCommand.self,
         ]
     )
 }

@@ -3,7 +3,8 @@ import Foundation
 import LinkhostKit
 import Logging
 
-/// `linkhost serve`: check the config, listen, serve until SIGTERM/SIGINT, stop gracefully.
+/// `linkhost serve`: check the config, listen, serve until SIGTERM/SIGINT, stop gracefully; on
+/// SIGHUP read the config again and serve it if every check passes.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -30,6 +31,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The hit log's SQLite file or postgresql:// URL, overriding log.database.", valueName: "path"))
     var logDb: String?
 
+    @Option(name: .long, help: ArgumentHelp("Write the process id here, overriding server.pidFile (for linkhost reload).", valueName: "path"))
+    var pidFile: String?
+
     @Option(name: .long, help: "How much to log.")
     var logLevel: LogLevelOption = .info
 
@@ -54,6 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
         overrides.tlsKey = tlsKey.map { .init($0, from: "--tls-key") }
         overrides.tlsPort = tlsPort.map { .init($0, from: "--tls-port") }
         overrides.databasePath = logDb.map { .init($0, from: "--log-db") }
+        overrides.pidFile = pidFile.map { .init($0, from: "--pid-file") }
         return overrides
     }
 
@@ -66,9 +71,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "linkhost")
 
+        // A reload reads the same file with the same flags and environment as this start.
+        let source = ConfigurationSource(path: configOptions.config, overrides: overrides, environment: ProcessInfo.processInfo.environment)
         let configuration: LinkhostConfiguration
         do {
-            configuration = try ConfigurationLoader.load(path: configOptions.config, overrides: overrides)
+            configuration = try source.configuration()
         } catch {
             throw CLIFailure.unusableInput("the config cannot be used; nothing was started.\n\(error)")
         }
@@ -76,14 +83,15 @@ struct ServeCommand: AsyncParsableCommand {
         // Keys come from the environment only, so they never sit in a config file or in git.
         let ingestKeys: IngestKeys
         do {
-            ingestKeys = try IngestKeys.fromEnvironment(ProcessInfo.processInfo.environment, siteIDs: configuration.sites.map(\.id))
+            ingestKeys = try source.ingestKeys(siteIDs: configuration.sites.map(\.id))
         } catch {
             throw CLIFailure.unusableInput("\(error)")
         }
 
-        // Caught from here on: a signal that comes as soon as "listening" is printed still stops
-        // the server gracefully.
+        // Caught from here on: a signal that comes as soon as "listening" is printed (or the pid
+        // file exists) still stops the server gracefully, or reloads it.
         let signals = TerminationSignal.install()
+        let hangups = HangupSignal.install()
         let server: LinkhostServer
         do {
             server = try LinkhostServer(configuration: configuration, ingestKeys: ingestKeys, logger: logger)
@@ -91,12 +99,22 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure.runtime("\(error)")
         }
+        let pidFile = configuration.server.pidFile.map { PIDFile(path: $0) }
+        do {
+            try pidFile?.claim()
+        } catch {
+            server.stop()
+            throw CLIFailure.runtime("\(error)")
+        }
+        hangups.onHangup { server.reload(from: source) }
         StandardOutput.write(StartupBanner(server: server, ingestKeys: ingestKeys).text)
         logger.info("serving", metadata: ["port": "\(server.port)", "sites": "\(configuration.sites.map(\.id).joined(separator: ","))"])
 
         let received = await signals.wait()
         logger.info("stopping", metadata: ["signal": "\(received == SIGTERM ? "SIGTERM" : "SIGINT")"])
+        hangups.stop()
         let log = server.stop()
+        pidFile?.release()
         let statistics = server.statistics
         logger.info("stopped", metadata: ["responsesSent": "\(statistics.responsesSent)", "cutShort": "\(statistics.exchangesCutShort)"])
         let count = statistics.responsesSent

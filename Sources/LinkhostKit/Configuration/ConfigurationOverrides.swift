@@ -25,6 +25,8 @@ public struct ConfigurationOverrides: Sendable {
     public var tlsPort: Setting<Int>?
     /// Replaces `log.database`.
     public var databasePath: Setting<String>?
+    /// Replaces `server.pidFile`.
+    public var pidFile: Setting<String>?
 
     public init() {}
 }

@@ -40,6 +40,11 @@ public struct ServerSettings: Sendable, Equatable {
     public var shutdownGraceSeconds: Int
     /// HTTPS, when configured: served by the server itself (libmicrohttpd with GnuTLS).
     public var tls: TLSSettings?
+    /// Where `serve` writes its process id (absolute after loading), so `linkhost reload` can find
+    /// it; `nil` writes none.
+    public var pidFile: String?
+    /// The periodic comparison of Apple's CDN copy with the served files; `nil` when off.
+    public var cdnCheck: CDNCheckSettings?
 
     public static let defaults = ServerSettings(
         listenAddress: "0.0.0.0",
@@ -55,7 +60,9 @@ public struct ServerSettings: Sendable, Equatable {
         connectionMemoryBytes: 32 * 1024,
         requestBodyBytes: 64 * 1024,
         shutdownGraceSeconds: 10,
-        tls: nil
+        tls: nil,
+        pidFile: nil,
+        cdnCheck: nil
     )
 }
 
