@@ -8,7 +8,7 @@ import Testing
 /// silence. The exit status tells them apart: 0 in sync, 1 differs or no copy, 2 not checked.
 @Suite("cdn-check against a fake CDN", .serialized)
 struct CDNCheckCommandTests {
-    static let hosts = ["in-sync.example", "relaid.example", "differs.example", "missing.example", "broken.example", "notjson.example"]
+    static let hosts = ["in-sync.example", "relaid.example", "differs.example", "missing.example", "broken.example", "notjson.example", "moved.example"]
 
     /// A config whose one site (Rowhni's) answers every test host, the file it serves for them, and
     /// a fake CDN answering each host its way.
@@ -39,6 +39,8 @@ struct CDNCheckCommandTests {
                 "broken.example": FakeCDN.Answer(status: 500, body: Array("upstream error".utf8)),
                 "notjson.example": .file(Array("<html>Service Unavailable</html>".utf8)),
             ])
+            // A redirect to a good copy: followed, it would look in sync; a device does not follow it.
+            cdn.set("moved.example", FakeCDN.Answer(status: 301, headers: ["Location": cdn.base + "/a/v1/in-sync.example"]))
         }
 
         /// What the CDN might still hold from before the group invitations: no `/joingroup`, a beta
@@ -64,6 +66,7 @@ struct CDNCheckCommandTests {
         ("missing.example", Int32(1), "no copy — the CDN answered 404: SWCERR00101 Bad HTTP Response: 404 Not Found"),
         ("broken.example", Int32(2), "not checked — the CDN answered 500"),
         ("notjson.example", Int32(2), "not checked — the CDN's copy is not an AASA file"),
+        ("moved.example", Int32(2), "not checked — the CDN answered 301 (devices treat a redirect from the CDN as a failure)"),
     ])
     func eachAnswerHasItsStateAndExitStatus(host: String, status: Int32, headline: String) throws {
         let fixture = try Fixture()
@@ -93,7 +96,7 @@ struct CDNCheckCommandTests {
         let fixture = try Fixture()
         let text = try fixture.run([])
         #expect(text.status == 2, "a host that could not be checked outranks a difference")
-        #expect(text.output.contains("2 in sync, 1 differs, 1 without a copy, 2 not checked at"), "\(text.output)")
+        #expect(text.output.contains("2 in sync, 1 differs, 1 without a copy, 3 not checked at"), "\(text.output)")
 
         let json = try fixture.run(["--json"])
         #expect(json.status == 2)
@@ -104,7 +107,7 @@ struct CDNCheckCommandTests {
         #expect(
             states == [
                 ["in-sync.example", "in-sync"], ["relaid.example", "in-sync"], ["differs.example", "differs"], ["missing.example", "missing"],
-                ["broken.example", "unchecked"], ["notjson.example", "unchecked"],
+                ["broken.example", "unchecked"], ["notjson.example", "unchecked"], ["moved.example", "unchecked"],
             ])
         let differs = report["hosts"]?.arrayElements?.first { $0["host"] == "differs.example" }
         #expect(differs?["age"] == 7200)
