@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Asks the CDN for each host's file and compares it with the file served: `cdn-check`, and the
 /// periodic check of `serve` (`server.cdnCheck`).
@@ -28,23 +29,50 @@ public struct CDNChecker: Sendable {
 
     /// Checks every target at once and reports them in the order given.
     public func check(_ targets: [CDNTarget]) async -> CDNCheckReport {
+        await withCheckedContinuation { continuation in
+            check(targets) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// The same with a completion handler, which runs on a Dispatch queue once every host has
+    /// answered or timed out. Nothing here needs Swift's cooperative threads, so the check of a
+    /// server (`server.cdnCheck`) runs whatever its host process does with them.
+    public func check(_ targets: [CDNTarget], completion: @escaping @Sendable (CDNCheckReport) -> Void) {
         let startedAt = Date()
         let client = CDNClient(timeoutSeconds: timeoutSeconds)
-        defer { client.close() }
-        let checks = await withTaskGroup(of: (Int, CDNHostCheck).self) { group in
-            for (index, target) in targets.enumerated() {
-                group.addTask {
-                    let address = url(for: target.host)
-                    guard let url = URL(string: address) else {
-                        return (index, CDNHostCheck(target: target, url: address, answer: .failure(CDNFetchFailure("\(address) is not a URL"))))
-                    }
-                    return (index, CDNHostCheck(target: target, url: address, answer: await client.fetch(url, host: target.host)))
-                }
+        let results = CheckResults(count: targets.count)
+        let group = DispatchGroup()
+        for (index, target) in targets.enumerated() {
+            let address = url(for: target.host)
+            guard let url = URL(string: address) else {
+                results.set(index, CDNHostCheck(target: target, url: address, answer: .failure(CDNFetchFailure("\(address) is not a URL"))))
+                continue
             }
-            var results: [(Int, CDNHostCheck)] = []
-            for await result in group { results.append(result) }
-            return results.sorted { $0.0 < $1.0 }.map(\.1)
+            group.enter()
+            client.fetch(url, host: target.host) { answer in
+                results.set(index, CDNHostCheck(target: target, url: address, answer: answer))
+                group.leave()
+            }
         }
-        return CDNCheckReport(base: base, checkedAt: startedAt, hosts: checks)
+        let base = base
+        group.notify(queue: .global()) {
+            client.close()
+            completion(CDNCheckReport(base: base, checkedAt: startedAt, hosts: results.all))
+        }
     }
+}
+
+/// The checks of one run as they come in, in the targets' order.
+private final class CheckResults: Sendable {
+    private let checks: Mutex<[CDNHostCheck?]>
+
+    init(count: Int) {
+        checks = Mutex(Array(repeating: nil, count: count))
+    }
+
+    func set(_ index: Int, _ check: CDNHostCheck) {
+        checks.withLock { $0[index] = check }
+    }
+
+    var all: [CDNHostCheck] { checks.withLock { $0.compactMap { $0 } } }
 }

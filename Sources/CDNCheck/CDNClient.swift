@@ -27,25 +27,23 @@ final class CDNClient: Sendable {
         session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
     }
 
-    /// GETs `url` for `host`.
-    func fetch(_ url: URL, host: String) async -> Result<CDNAnswer, CDNFetchFailure> {
+    /// GETs `url` for `host`; `completion` runs on the session's queue.
+    func fetch(_ url: URL, host: String, completion: @escaping @Sendable (Result<CDNAnswer, CDNFetchFailure>) -> Void) {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeoutSeconds)
         request.setValue(host, forHTTPHeaderField: "Apple-Proxied-Domain-Name")
         request.setValue("linkhost-cdn-check", forHTTPHeaderField: "User-Agent")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let seconds = timeoutSeconds
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Result<CDNAnswer, CDNFetchFailure>, Never>) in
-            let task = session.dataTask(with: request) { data, response, error in
-                if let error {
-                    continuation.resume(returning: .failure(Self.failure(error, timeoutSeconds: seconds)))
-                } else if let response = response as? HTTPURLResponse {
-                    continuation.resume(returning: .success(Self.answer(response, body: data ?? Data())))
-                } else {
-                    continuation.resume(returning: .failure(CDNFetchFailure("no HTTP answer")))
-                }
+        let task = session.dataTask(with: request) { data, response, error in
+            if let error {
+                completion(.failure(Self.failure(error, timeoutSeconds: seconds)))
+            } else if let response = response as? HTTPURLResponse {
+                completion(.success(Self.answer(response, body: data ?? Data())))
+            } else {
+                completion(.failure(CDNFetchFailure("no HTTP answer")))
             }
-            task.resume()
         }
+        task.resume()
     }
 
     /// Lets the session's tasks finish and frees it (a session lives until invalidated).

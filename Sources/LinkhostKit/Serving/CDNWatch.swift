@@ -1,4 +1,5 @@
 import CDNCheck
+import Dispatch
 import Foundation
 import Logging
 import OrderedJSON
@@ -7,10 +8,15 @@ import Synchronization
 /// `server.cdnCheck`: compares Apple's CDN copy of every served host's AASA file with the file
 /// served — at start, every `intervalHours`, and again after a reload that changed a file — and
 /// keeps the last result for `/healthz` and the log.
+///
+/// Runs on Dispatch (a timer per wait, URLSession's callbacks), not on Swift tasks: like the rest
+/// of the server it must not depend on the cooperative thread pool, which a process embedding the
+/// server (the test runner, for one) may keep busy with blocking work.
 final class CDNWatch: Sendable {
     private struct State {
         var settings: CDNCheckSettings?
-        var task: Task<Void, Never>?
+        /// Bumped by every restart: a run or a wait of an earlier round sees it and ends.
+        var round = 0
         var latest: CDNCheckReport?
         var isChecking = false
         var nextCheckAt: Date?
@@ -22,6 +28,7 @@ final class CDNWatch: Sendable {
     /// The hosts to check, from the serving set in use when a run starts.
     private let targets: @Sendable () -> [CDNTarget]
     private let logger: Logger
+    private let queue = DispatchQueue(label: "linkhost.cdn-check")
 
     init(targets: @escaping @Sendable () -> [CDNTarget], logger: Logger) {
         self.targets = targets
@@ -30,18 +37,20 @@ final class CDNWatch: Sendable {
         self.logger = logger
     }
 
-    /// Starts checking with `settings` now (ending a run or a wait under way), or stops when `nil`.
-    /// The last result is kept while the settings stay the same CDN.
+    /// Starts checking with `settings` now (a run or a wait under way is abandoned), or stops when
+    /// `nil`. The last result is kept while the CDN stays the same.
     func restart(with settings: CDNCheckSettings?) {
-        state.withLock { state in
-            guard !state.isStopped else { return }
-            state.task?.cancel()
+        let round: Int? = state.withLock { state in
+            guard !state.isStopped else { return nil }
             if state.settings?.cdnBase != settings?.cdnBase { state.latest = nil }
             state.settings = settings
+            state.round += 1
             state.nextCheckAt = nil
-            state.task = settings.map { settings in
-                Task.detached { [weak self] in await self?.run(settings) }
-            }
+            state.isChecking = false
+            return settings == nil ? nil : state.round
+        }
+        if let round {
+            queue.async { [weak self] in self?.run(round) }
         }
     }
 
@@ -70,20 +79,31 @@ final class CDNWatch: Sendable {
         ])
     }
 
-    private func run(_ settings: CDNCheckSettings) async {
-        let interval = Duration.seconds(settings.intervalHours * 3600)
-        while !Task.isCancelled {
-            state.withLock { $0.isChecking = true }
-            let report = await settings.checker.check(targets())
-            guard !Task.isCancelled else { return }
-            state.withLock { state in
-                state.latest = report
-                state.isChecking = false
-                state.nextCheckAt = Date().addingTimeInterval(settings.intervalHours * 3600)
-            }
-            log(report)
-            try? await Task.sleep(for: interval)
+    /// One run of round `round`, then the wait for the next.
+    private func run(_ round: Int) {
+        let settings: CDNCheckSettings? = state.withLock { state in
+            guard state.round == round, let settings = state.settings else { return nil }
+            state.isChecking = true
+            return settings
         }
+        guard let settings else { return }
+        settings.checker.check(targets()) { [weak self] report in
+            self?.finish(round, report, settings: settings)
+        }
+    }
+
+    private func finish(_ round: Int, _ report: CDNCheckReport, settings: CDNCheckSettings) {
+        let interval = settings.intervalHours * 3600
+        let current = state.withLock { state in
+            guard state.round == round else { return false }
+            state.latest = report
+            state.isChecking = false
+            state.nextCheckAt = Date().addingTimeInterval(interval)
+            return true
+        }
+        guard current else { return }
+        log(report)
+        queue.asyncAfter(deadline: .now() + interval) { [weak self] in self?.run(round) }
     }
 
     private func log(_ report: CDNCheckReport) {
