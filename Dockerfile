@@ -1,5 +1,6 @@
 # linkhost in a container: build with the Swift toolchain, run on debian:bookworm-slim with only the
-# runtime libraries. The Swift standard library and Foundation are linked statically.
+# runtime libraries. The Swift standard library and Foundation are linked statically; Foundation's
+# URLSession (for `linkhost cdn-check` and `server.cdnCheck`) still loads libcurl at run time.
 #
 #   docker build -t linkhost .
 #   docker run -p 8080:8080 -v "$PWD/data:/data" linkhost
@@ -23,7 +24,7 @@ RUN swift build -c release --product linkhost --static-swift-stdlib -Xlinker -s 
 
 FROM debian:bookworm-slim
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libpq5 libqrencode4 zlib1g libgnutls30 ca-certificates \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libpq5 libqrencode4 zlib1g libgnutls30 libcurl4 ca-certificates \
  && apt-get clean \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/cache/debconf/*-old /var/log/apt /var/log/dpkg.log \
  && useradd --system --uid 10001 --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin linkhost \

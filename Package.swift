@@ -84,6 +84,10 @@ let package = Package(
         .target(name: "QRCodes", dependencies: ["CQRencode", "PNGEncoding"], swiftSettings: strictness),
         // Link rules: the ordered rules of a site, which route fallback pages and generate the AASA.
         .target(name: "LinkRules", dependencies: ["OrderedJSON", "PercentCoding"], swiftSettings: strictness),
+        // Apple's CDN as devices see it: fetches each host's copy of the AASA file and says how it
+        // differs from the file served (`cdn-check`, `server.cdnCheck`). The one server module on
+        // URLSession (FoundationNetworking, so libcurl at run time).
+        .target(name: "CDNCheck", dependencies: ["AASAKit", "OrderedJSON"], swiftSettings: strictness),
         // The hit log, storage-neutral: records, filters, statistics and the funnel, privacy, client
         // classes, output formats and the background writer, over the `LogDatabase` protocol. It
         // writes its JSON (the params column, the JSON output format) with OrderedJSON, so the
@@ -123,6 +127,7 @@ let package = Package(
                 "AASAKit",
                 "AssetLinks",
                 "QRCodes",
+                "CDNCheck",
                 "LinkLog",
                 "LinkLogDatabases",
                 "LinkRules",
@@ -162,6 +167,8 @@ let package = Package(
                 "LinkLogDatabases",
                 "DevCertificates",
                 "QRCodes",
+                "CDNCheck",
+                "OrderedJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -211,7 +218,9 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkhostKitTests",
-            dependencies: ["LinkhostKit", "LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL", "OrderedJSON", "HTTPServing", "TestSupport", "AssetLinks"],
+            dependencies: [
+                "LinkhostKit", "LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL", "OrderedJSON", "HTTPServing", "TestSupport", "AssetLinks", "CDNCheck",
+            ],
             swiftSettings: strictness
         ),
         .testTarget(

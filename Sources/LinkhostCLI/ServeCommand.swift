@@ -4,7 +4,8 @@ import LinkhostAdmin
 import LinkhostKit
 import Logging
 
-/// `linkhost serve`: check the config, listen, serve until SIGTERM/SIGINT, stop gracefully.
+/// `linkhost serve`: check the config, listen, serve until SIGTERM/SIGINT, stop gracefully; on
+/// SIGHUP read the config again and serve it if every check passes.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -37,6 +38,8 @@ struct ServeCommand: AsyncParsableCommand {
             "Port of the admin listener (API, dashboard, metrics), overriding server.admin.listen.port; it runs only with an admin token.",
             valueName: "n"))
     var adminPort: Int?
+    @Option(name: .long, help: ArgumentHelp("Write the process id here, overriding server.pidFile (for linkhost reload).", valueName: "path"))
+    var pidFile: String?
 
     @Option(name: .long, help: "How much to log.")
     var logLevel: LogLevelOption = .info
@@ -66,6 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
         overrides.tlsPort = tlsPort.map { .init($0, from: "--tls-port") }
         overrides.databasePath = logDb.map { .init($0, from: "--log-db") }
         overrides.adminPort = adminPort.map { .init($0, from: "--admin-port") }
+        overrides.pidFile = pidFile.map { .init($0, from: "--pid-file") }
         return overrides
     }
 
@@ -78,9 +82,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "linkhost")
 
+        // A reload reads the same file with the same flags and environment as this start.
+        let source = ConfigurationSource(path: configOptions.config, overrides: overrides, environment: ProcessInfo.processInfo.environment)
         let configuration: LinkhostConfiguration
         do {
-            configuration = try ConfigurationLoader.load(path: configOptions.config, overrides: overrides)
+            configuration = try source.configuration()
         } catch {
             throw CLIFailure.unusableInput("the config cannot be used; nothing was started.\n\(error)")
         }
@@ -88,7 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Keys come from the environment only, so they never sit in a config file or in git.
         let ingestKeys: IngestKeys
         do {
-            ingestKeys = try IngestKeys.fromEnvironment(ProcessInfo.processInfo.environment, siteIDs: configuration.sites.map(\.id))
+            ingestKeys = try source.ingestKeys(siteIDs: configuration.sites.map(\.id))
         } catch {
             throw CLIFailure.unusableInput("\(error)")
         }
@@ -100,9 +106,10 @@ struct ServeCommand: AsyncParsableCommand {
             throw CLIFailure.unusableInput("\(error)")
         }
 
-        // Caught from here on: a signal that comes as soon as "listening" is printed still stops
-        // the server gracefully.
+        // Caught from here on: a signal that comes as soon as "listening" is printed (or the pid
+        // file exists) still stops the server gracefully, or reloads it.
         let signals = TerminationSignal.install()
+        let hangups = HangupSignal.install()
         let server: LinkhostServer
         do {
             server = try LinkhostServer(configuration: configuration, ingestKeys: ingestKeys, logger: logger)
@@ -122,6 +129,14 @@ struct ServeCommand: AsyncParsableCommand {
                 throw CLIFailure.runtime("the admin listener on \(settings.listenAddress):\(settings.port) (server.admin.listen) cannot start: \(error)")
             }
         }
+        let pidFile = configuration.server.pidFile.map { PIDFile(path: $0) }
+        do {
+            try pidFile?.claim()
+        } catch {
+            server.stop()
+            throw CLIFailure.runtime("\(error)")
+        }
+        hangups.onHangup { server.reload(from: source) }
         StandardOutput.write(StartupBanner(server: server, ingestKeys: ingestKeys).text)
         if let admin {
             StandardOutput.write("admin (dashboard, /api/v1/, /metrics): \(admin.baseURL)\n")
@@ -138,7 +153,9 @@ struct ServeCommand: AsyncParsableCommand {
         let received = await signals.wait()
         logger.info("stopping", metadata: ["signal": "\(received == SIGTERM ? "SIGTERM" : "SIGINT")"])
         admin?.stop()
+        hangups.stop()
         let log = server.stop()
+        pidFile?.release()
         let statistics = server.statistics
         logger.info("stopped", metadata: ["responsesSent": "\(statistics.responsesSent)", "cutShort": "\(statistics.exchangesCutShort)"])
         let count = statistics.responsesSent

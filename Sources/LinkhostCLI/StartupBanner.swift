@@ -44,6 +44,12 @@ struct StartupBanner {
         if case .site(let id) = configuration.server.unknownHost {
             lines.append("requests for other hosts are answered by site \(id)")
         }
+        let pid = ProcessInfo.processInfo.processIdentifier
+        if let pidFile = configuration.server.pidFile {
+            lines.append("pid \(pid) in \(pidFile): `linkhost reload --pid-file \(pidFile)` (or kill -HUP \(pid)) reads the config again")
+        } else {
+            lines.append("pid \(pid): kill -HUP \(pid) reads the config again")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -90,6 +90,16 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// Wraps an integer.
     public init(_ value: Int) { literal = String(value) }
 
+    /// Wraps a finite floating-point value, written as an integer when it is whole (`6`, `0.25`).
+    public init(_ value: Double) {
+        precondition(value.isFinite, "JSON has no infinite or NaN numbers")
+        if value == value.rounded(), abs(value) < 9.0e15 {
+            literal = String(Int(value))
+        } else {
+            literal = "\(value)"
+        }
+    }
+
     /// Wraps literal text that the parser has checked.
     init(validatedLiteral: String) { literal = validatedLiteral }
 

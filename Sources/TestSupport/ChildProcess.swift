@@ -40,6 +40,11 @@ public final class ChildProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe.write, 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe.write, 2)
+        // Nothing else of this process reaches the child, as when a shell starts it: libcurl (under
+        // URLSession, used by tests running meanwhile) opens sockets without close-on-exec, and a
+        // child holding them gets higher descriptor numbers than it expects — wrk counted its
+        // connections as failed when their numbers passed the size of its event table.
+        if let closeFrom = Self.closeFrom { _ = closeFrom(&actions, 3) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -155,6 +160,13 @@ public final class ChildProcess: Sendable {
     }
 
     private static let spawnLock = NSLock()
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later; Debian 12 has 2.36), looked
+    /// up at run time because Swift's Glibc module does not import it; `nil` on an older C library.
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     private static func makePipe() throws -> (read: Int32, write: Int32) {
         var ends: [Int32] = [0, 0]

@@ -55,6 +55,17 @@ struct ContainerTests {
         // The image's HEALTHCHECK command, run inside the image.
         let probe = try ChildProcess.run(tool, ["run", Self.tag, "probe", "http://127.0.0.1:\(port)/healthz"], timeoutSeconds: 60)
         #expect(probe.status == 0, "\(probe.error)")
+        // URLSession inside the image (libcurl is loaded at run time): a CDN check against a port
+        // that refuses connections runs and says so.
+        let check = try ChildProcess.run(
+            tool,
+            [
+                "run", Self.tag, "cdn-check", "--config", "/srv/linkhost/config.json", "--host", "rowhni.com", "--cdn-base", "http://127.0.0.1:1", "--timeout",
+                "5",
+            ],
+            timeoutSeconds: 120)
+        #expect(check.status == 2, "\(check.error)")
+        #expect(check.output.contains("rowhni.com (site rowhni): not checked — cannot connect"), "\(check.output)")
 
         Self.stopServer(in: container)
         #expect(container.waitForExit(timeoutSeconds: 30) == 0, "\(container.standardError)")

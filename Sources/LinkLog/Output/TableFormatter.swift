@@ -87,7 +87,7 @@ public struct TableFormatter: Sendable {
     }
 
     /// `text` with control characters replaced, so a cell can neither break a line nor drive the terminal.
-    static func printable(_ text: String) -> String {
+    public static func printable(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars { result.append(isControl(scalar) ? "\u{FFFD}" : scalar) }

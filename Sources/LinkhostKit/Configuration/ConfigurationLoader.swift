@@ -1,4 +1,5 @@
 import Foundation
+import OrderedJSON
 
 /// Turns a config file into a checked `LinkhostConfiguration`, or a `ConfigurationError` listing
 /// every problem with its JSON path and fix. Nothing listens until this succeeds.
@@ -12,6 +13,24 @@ public enum ConfigurationLoader {
         let bytes = try ConfigurationFile.bytes(at: path)
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         return try parse(bytes, source: path, baseDirectory: directory, overrides: overrides)
+    }
+
+    /// Only `server.pidFile` of the config at `path` (absolute), `nil` when it sets none: what
+    /// `linkhost reload` needs, read without the other checks, since a reload usually follows an
+    /// edit that the server, not this command, is to judge.
+    public static func pidFile(inConfigAt path: String) throws(ConfigurationError) -> String? {
+        let document = try ConfigurationFile.document(from: try ConfigurationFile.bytes(at: path), source: path)
+        guard let value = document["server"]?["pidFile"] else { return nil }
+        guard let text = value.stringValue, !text.isEmpty else {
+            throw ConfigurationError(
+                source: path,
+                problems: [
+                    ConfigurationProblem(
+                        path: JSONPath.root.appending("server").appending("pidFile"), problem: "the pid file must be a non-empty string",
+                        fix: "write e.g. \"/run/linkhost.pid\"")
+                ])
+        }
+        return PathResolver(baseDirectory: URL(fileURLWithPath: path).deletingLastPathComponent().path).resolve(text)
     }
 
     /// Checks config JSON given as bytes; relative paths inside resolve against `baseDirectory`.

@@ -45,6 +45,15 @@ extension ConfigurationOverrides {
                 configuration.log.databasePath = PathResolver.currentDirectory.resolve(databasePath.value)
             }
         }
+        if let pidFile {
+            if pidFile.value.isEmpty {
+                problems.add(
+                    JSONPath.root.appending("server").appending("pidFile"), "\(pidFile.origin) is empty",
+                    fix: "give the file's path, e.g. /run/linkhost.pid")
+            } else {
+                configuration.server.pidFile = PathResolver.currentDirectory.resolve(pidFile.value)
+            }
+        }
     }
 
     private static let portRange = 0...65535

@@ -27,6 +27,8 @@ public struct ConfigurationOverrides: Sendable {
     public var adminPort: Setting<Int>?
     /// Replaces `log.database`.
     public var databasePath: Setting<String>?
+    /// Replaces `server.pidFile`.
+    public var pidFile: Setting<String>?
 
     public init() {}
 }

@@ -42,6 +42,11 @@ public struct ServerSettings: Sendable, Equatable {
     public var tls: TLSSettings?
     /// The admin listener (`server.admin`).
     public var admin: AdminSettings
+    /// Where `serve` writes its process id (absolute after loading), so `linkhost reload` can find
+    /// it; `nil` writes none.
+    public var pidFile: String?
+    /// The periodic comparison of Apple's CDN copy with the served files; `nil` when off.
+    public var cdnCheck: CDNCheckSettings?
 
     public static let defaults = ServerSettings(
         listenAddress: "0.0.0.0",
@@ -58,7 +63,9 @@ public struct ServerSettings: Sendable, Equatable {
         requestBodyBytes: 64 * 1024,
         shutdownGraceSeconds: 10,
         tls: nil,
-        admin: .defaults
+        admin: .defaults,
+        pidFile: nil,
+        cdnCheck: nil
     )
 }
 

@@ -2,9 +2,10 @@ import Foundation
 import OrderedJSON
 
 /// Reads the `server` object: listening, unknown hosts, the AASA cache header, the public folder,
-/// limits, and (through `TLSSectionParser`) HTTPS.
+/// limits, the pid file, and (through `TLSSectionParser` and `CDNCheckSectionParser`) HTTPS and the
+/// CDN check.
 struct ServerSectionParser {
-    static let allowedKeys = ["listen", "unknownHost", "aasaCacheControl", "publicDirectory", "publicScheme", "limits", "tls", "admin"]
+    static let allowedKeys = ["listen", "unknownHost", "aasaCacheControl", "publicDirectory", "publicScheme", "limits", "tls", "admin", "pidFile", "cdnCheck"]
     static let listenKeys = ["address", "port"]
     static let limitsKeys = [
         "threads", "connections", "connectionsPerAddress", "connectionTimeoutSeconds", "connectionMemoryBytes", "requestBodyBytes", "shutdownGraceSeconds",
@@ -66,6 +67,14 @@ struct ServerSectionParser {
             readLimits(limits, into: &settings)
         }
         settings.admin = AdminSectionParser(problems: problems, paths: paths).read(reader)
+        if let pidFile = reader.string("pidFile", fix: "write the file serve keeps its process id in, e.g. \"/run/linkhost.pid\"") {
+            if pidFile.isEmpty {
+                problems.add(reader.path.appending("pidFile"), "the file name is empty", fix: "write e.g. \"/run/linkhost.pid\", or leave the key out")
+            } else {
+                settings.pidFile = paths.resolve(pidFile)
+            }
+        }
+        settings.cdnCheck = CDNCheckSectionParser(problems: problems).read(reader)
         let tls = TLSSectionParser(problems: problems, paths: paths).read(reader)
         return (settings, tls)
     }

@@ -3,19 +3,24 @@ import LinkLog
 import OrderedJSON
 import Synchronization
 
-/// Builds the `/healthz` JSON: whether the server is serving, for how long, what it serves, and
-/// the HTTP counters and the hit log's writer.
+/// Builds the `/healthz` JSON: whether the server is serving, for how long, what it serves, the
+/// HTTP counters, the hit log's writer, the last reload, and the CDN check when it is on.
 final class HealthReporter: Sendable {
     private let startedAt = ContinuousClock.now
-    /// The `sites` section: fixed while the server runs, so built once (the AASA tags hash the files).
-    private let sitesSection: JSONValue
     private let statisticsSource = Mutex<(@Sendable () -> HTTPServerStatistics)?>(nil)
     private let draining = Atomic<Bool>(false)
     private let logSource = Mutex<(@Sendable () -> LogWriterStatus)?>(nil)
     private let logNotes = Mutex<[String]>([])
+    private let cdnCheckSource = Mutex<(@Sendable () -> JSONValue?)?>(nil)
+    /// Every reload's outcome, the last one shown.
+    let reloads = ReloadHistory()
 
-    init(sites: [SiteConfiguration]) {
-        sitesSection = .array(
+    init() {}
+
+    /// The `sites` section for a set of sites: built once per serving set (the AASA tags hash the
+    /// files), so each `/healthz` answer shows the sites of the set that answered it.
+    static func sitesSection(_ sites: [SiteConfiguration]) -> JSONValue {
+        .array(
             sites.map { site in
                 var members = [
                     JSONMember("id", .string(site.id)),
@@ -38,25 +43,43 @@ final class HealthReporter: Sendable {
 
     func markDraining() { draining.store(true, ordering: .relaxed) }
 
+    /// Whether the server has begun to stop.
+    var isDraining: Bool { draining.load(ordering: .relaxed) }
+
+    /// Reports the CDN check (`server.cdnCheck`): the section, or `nil` while it is off.
+    func attach(cdnCheck: @escaping @Sendable () -> JSONValue?) {
+        cdnCheckSource.withLock { $0 = cdnCheck }
+    }
+
     /// Reports the hit log's writer; `notes` are standing problems (secrets not hashable, ...).
     func attach(log: @escaping @Sendable () -> LogWriterStatus, notes: [String]) {
         logSource.withLock { $0 = log }
         logNotes.withLock { $0 = notes }
     }
 
-    func report() -> JSONValue {
+    /// The report, with `sites` the section of the serving set that answers.
+    ///
+    /// Decision: a refused last reload makes the status `degraded` (until a reload succeeds): the
+    /// server still serves, but not the config on disk, which is what an operator's alert on the
+    /// status should catch. The CDN check never does: a CDN copy lags every change by hours, which
+    /// is normal, so it has its own section instead.
+    func report(sites: JSONValue) -> JSONValue {
         let elapsed = ContinuousClock.now - startedAt
         let statistics = statisticsSource.withLock { $0 }?()
         let log = logSource.withLock { $0 }?()
         let notes = logNotes.withLock { $0 }
-        let state =
-            draining.load(ordering: .relaxed) ? "stopping" : (log.map { !$0.isHealthy || $0.dropped > 0 } ?? false) || !notes.isEmpty ? "degraded" : "ok"
+        let logDegraded = (log.map { !$0.isHealthy || $0.dropped > 0 } ?? false) || !notes.isEmpty
+        let state = draining.load(ordering: .relaxed) ? "stopping" : logDegraded || reloads.lastFailed ? "degraded" : "ok"
         var members: [JSONMember] = [
             JSONMember("status", .string(state)),
             JSONMember("version", .string(LinkhostVersion.current)),
             JSONMember("uptimeSeconds", .number(JSONNumber(Int(elapsed.components.seconds)))),
-            JSONMember("sites", sitesSection),
+            JSONMember("sites", sites),
+            JSONMember("reload", reloads.json),
         ]
+        if let cdnCheck = cdnCheckSource.withLock({ $0 })?() {
+            members.append(JSONMember("cdnCheck", cdnCheck))
+        }
         if let statistics {
             members.append(
                 JSONMember(
@@ -89,11 +112,11 @@ final class HealthReporter: Sendable {
         return .object(members)
     }
 
-    func response() -> HTTPResponse {
+    func response(sites: JSONValue) -> HTTPResponse {
         HTTPResponse(
             status: 200,
             headers: ["Content-Type": "application/json", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"],
-            body: report().serialized(.pretty(indent: 2)) + [0x0A]
+            body: report(sites: sites).serialized(.pretty(indent: 2)) + [0x0A]
         )
     }
 }

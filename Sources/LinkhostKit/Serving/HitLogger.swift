@@ -19,26 +19,13 @@ final class HitLogger: Sendable {
     let hasherProblem: String?
     private let settings: LogSettings
     private let tracked: Set<String>
-    private let sites: [String: SiteLogRules]
     private let clientClasses = ClientClassCache()
 
-    /// What the logger needs of a site: its secret names and, by rule name, the secret parameters
-    /// of each rule that has any (in rule order: the first one pairs views with opens).
-    private struct SiteLogRules: Sendable {
-        let secretNames: Set<String>
-        let rulesWithSecrets: [String: LinkRule]
-    }
-
-    init(settings: LogSettings, sites: [SiteConfiguration], logger: Logger) throws {
+    /// The log's settings are fixed for the server's life (a reload that changes them is told it
+    /// needs a restart); the sites' rules come with each exchange (`HitLogRules`).
+    init(settings: LogSettings, logger: Logger) throws {
         self.settings = settings
         tracked = Set(settings.trackedParameters)
-        var rules: [String: SiteLogRules] = [:]
-        for site in sites {
-            let secretNames = Set(site.router.rules.flatMap(\.secretParameterNames))
-            let secretRules = site.router.rules.filter { rule in rule.parameters.contains(where: \.isSecret) }
-            rules[site.id] = SiteLogRules(secretNames: secretNames, rulesWithSecrets: Dictionary(uniqueKeysWithValues: secretRules.map { ($0.name, $0) }))
-        }
-        self.sites = rules
         var writerLogger = logger
         writerLogger[metadataKey: "component"] = "log"
         let database = LogDatabaseLocator.database(at: settings.databasePath, secretKeyFile: settings.secretKeyFile, spoolFile: settings.spoolFile)
@@ -57,11 +44,12 @@ final class HitLogger: Sendable {
 
     /// The completion observer: one row per response sent in full. `annotation` is `nil` for answers
     /// the HTTP layer gave by itself (a body over the limit), logged as `rejected` — except on the
-    /// report endpoints, whose refusals never leave a row.
-    func observe(_ exchange: HTTPExchange, annotation: HitAnnotation?) {
+    /// report endpoints, whose refusals never leave a row. `rules` are those of the serving set that
+    /// answered.
+    func observe(_ exchange: HTTPExchange, annotation: HitAnnotation?, rules: HitLogRules?) {
         guard exchange.wasSent, annotation?.logged ?? !IngestEndpoints.paths.contains(exchange.request.path) else { return }
         let request = exchange.request
-        let siteRules = annotation?.siteID.flatMap { sites[$0] }
+        let siteRules = rules?.site(annotation?.siteID)
         // App opens and page events log the link they report, not the API request.
         let reported = annotation?.reported
         let rawPath = reported?.rawPath ?? request.rawPath

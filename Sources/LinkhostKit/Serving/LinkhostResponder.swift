@@ -1,6 +1,8 @@
 import HTTPServing
+import OrderedJSON
 
-/// Routes every request: method check, health, site by Host, then the site's own paths.
+/// Routes every request: method check, health, site by Host, then the site's own paths. One is
+/// built per serving set (see `ServingSet`); it never changes once built.
 struct LinkhostResponder: HTTPResponder {
     static let aasaPaths: Set<String> = ["/.well-known/apple-app-site-association", "/apple-app-site-association"]
     /// Android reads only this path (no root fallback like the AASA's).
@@ -8,6 +10,8 @@ struct LinkhostResponder: HTTPResponder {
 
     let directory: SiteDirectory<HostedSite>
     let health: HealthReporter
+    /// `/healthz`'s `sites` section for these sites.
+    let healthSites: JSONValue
     let methodNotAllowed: PreparedResponse
     let unknownHost: PreparedResponse
     let noAssetLinks: PreparedResponse
@@ -17,9 +21,9 @@ struct LinkhostResponder: HTTPResponder {
 
     init(
         sites: [HostedSite], unknownHostPolicy: UnknownHostPolicy, health: HealthReporter, staticFiles: StaticFiles, commonHeaders: CommonHeaders,
-        ingestKeys: IngestKeys = .none
+        ingestKeys: IngestKeys = .none, limiter: TokenBucketLimiter = TokenBucketLimiter()
     ) throws(HTTPServerError) {
-        ingest = IngestEndpoints(keys: ingestKeys, limiter: TokenBucketLimiter(), commonHeaders: commonHeaders)
+        ingest = IngestEndpoints(keys: ingestKeys, limiter: limiter, commonHeaders: commonHeaders)
         self.staticFiles = staticFiles
         self.commonHeaders = commonHeaders
         var entries: [(host: String, site: HostedSite)] = []
@@ -33,6 +37,7 @@ struct LinkhostResponder: HTTPResponder {
         }
         directory = SiteDirectory(entries: entries, fallback: fallback)
         self.health = health
+        healthSites = HealthReporter.sitesSection(sites.map(\.configuration))
         methodNotAllowed = try PreparedResponse(
             status: 405,
             headers: commonHeaders.applied(to: ["Allow": "GET, HEAD", "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff"]),
@@ -62,7 +67,7 @@ struct LinkhostResponder: HTTPResponder {
             return AnnotatedResponse(HTTPResponse(methodNotAllowed), annotation: HitAnnotation(kind: .methodNotAllowed))
         }
         if request.path == "/healthz" {
-            var response = health.response()
+            var response = health.response(sites: healthSites)
             commonHeaders.apply(to: &response.headers)
             return AnnotatedResponse(response, annotation: HitAnnotation(kind: .health))
         }

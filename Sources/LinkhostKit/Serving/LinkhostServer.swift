@@ -1,11 +1,21 @@
+import CDNCheck
+import Foundation
 import HTTPServing
 import LinkLog
 import Logging
+import OrderedJSON
+import Synchronization
 
-/// linkhost as a running server: the checked configuration, the prepared sites, and the listeners
-/// that answer for them — plain HTTP, HTTPS, or both (with plain HTTP redirecting pages).
+/// linkhost as a running server: the listeners — plain HTTP, HTTPS, or both (with plain HTTP
+/// redirecting pages) — answering from the current serving set (sites, pages, AASA files), which
+/// `reload` replaces whole while requests go on.
 public final class LinkhostServer: Sendable {
-    public let configuration: LinkhostConfiguration
+    /// The configuration being served: the one the server started with, then each one a reload
+    /// applied (with the listener, TLS, log and pid-file settings of the start, which need a restart).
+    public var configuration: LinkhostConfiguration { slot.set.configuration }
+    /// The configuration the listeners and the log were set up with.
+    private let startConfiguration: LinkhostConfiguration
+    private let slot: ServingSetSlot
     /// The plain-HTTP listener (`server.listen`), absent when `tls.http` is `off`.
     private let http: HTTPServer?
     /// The HTTPS listener (`server.tls`), when configured.
@@ -13,37 +23,33 @@ public final class LinkhostServer: Sendable {
     private let health: HealthReporter
     /// Every listener that runs, for counters and health.
     let listeners: [HTTPServer]
-    /// The plain-HTTP responder in redirect mode, told the HTTPS port once it is bound.
-    private let redirect: LateRedirect?
+    /// The HTTPS port that redirects from plain HTTP name, learnt once HTTPS is bound.
+    private let redirect: RedirectPort?
     /// The hit log (absent when `log.enabled` is false).
     private let hitLogger: HitLogger?
     /// What the public listeners answered, counted for `/metrics`.
     public let metrics: ServingMetrics
+    /// Ingest rate limits, kept across reloads.
+    private let ingestLimiter: TokenBucketLimiter
+    /// Held for the whole of a reload, so reloads run one after another (two SIGHUPs in a row
+    /// both apply, in order); the value is the generation of the serving set.
+    private let reloading = Mutex<Int>(1)
+    private let cdnWatch: CDNWatch
+    private let logger: Logger
 
     /// Prepares every site's responses. Throws if a page file or a prepared response is unusable.
     /// - Parameter ingestKeys: the keys apps report opens with (see `IngestKeys.fromEnvironment`);
     ///   sites without one answer `POST /v1/opens` with 404.
     public init(configuration: LinkhostConfiguration, ingestKeys: IngestKeys = .none, logger: Logger = Logger(label: "linkhost")) throws {
-        self.configuration = configuration
+        startConfiguration = configuration
+        self.logger = logger
         let settings = configuration.server
-        let commonHeaders = CommonHeaders(settings: settings)
-        let health = HealthReporter(sites: configuration.sites)
-        let publicDirectory = settings.publicDirectory
-        let staticFiles = try StaticFiles.load(from: publicDirectory + "/static", commonHeaders: commonHeaders)
-        var sites: [HostedSite] = []
-        // User agents and QR codes do not depend on the site: one memory of each serves all sites.
-        let clientClasses = ClientClassCache()
-        let qrCodes = QRCodeImages()
-        for site in configuration.sites {
-            let pages = try SitePages(
-                site: site, publicDirectory: publicDirectory, publicScheme: settings.publicScheme, commonHeaders: commonHeaders,
-                trackedParameters: configuration.log.trackedParameters, clientClasses: clientClasses, qrCodes: qrCodes)
-            sites.append(try HostedSite(site, cacheControl: settings.aasaCacheControl, pages: pages, commonHeaders: commonHeaders))
-        }
-        let responder = try LinkhostResponder(
-            sites: sites, unknownHostPolicy: settings.unknownHost, health: health, staticFiles: staticFiles, commonHeaders: commonHeaders,
-            ingestKeys: ingestKeys)
-        let hitLogger = configuration.log.enabled ? try HitLogger(settings: configuration.log, sites: configuration.sites, logger: logger) : nil
+        let health = HealthReporter()
+        let limiter = TokenBucketLimiter()
+        ingestLimiter = limiter
+        let slot = ServingSetSlot(try ServingSet(configuration: configuration, ingestKeys: ingestKeys, limiter: limiter, health: health, generation: 1))
+        self.slot = slot
+        let hitLogger = configuration.log.enabled ? try HitLogger(settings: configuration.log, logger: logger) : nil
         if let hitLogger {
             let writer = hitLogger.writer
             health.attach(log: { writer.status }, notes: hitLogger.hasherProblem.map { [$0] } ?? [])
@@ -51,9 +57,9 @@ public final class LinkhostServer: Sendable {
         self.hitLogger = hitLogger
         let metrics = ServingMetrics()
         self.metrics = metrics
-        let observer: @Sendable (HTTPExchange, HitAnnotation?) -> Void = { exchange, annotation in
-            metrics.observe(exchange, annotation: annotation)
-            hitLogger?.observe(exchange, annotation: annotation)
+        let observer: @Sendable (HTTPExchange, ServedHit?) -> Void = { exchange, served in
+            metrics.observe(exchange, annotation: served?.hit)
+            hitLogger?.observe(exchange, annotation: served?.hit, rules: served?.logRules)
         }
 
         let base = HTTPServerConfiguration(
@@ -67,6 +73,7 @@ public final class LinkhostServer: Sendable {
             maximumBodySize: settings.requestBodyBytes,
             shutdownGraceSeconds: Double(settings.shutdownGraceSeconds)
         )
+        let direct = ServingSetResponder(slot: slot, redirect: nil)
         var httpLogger = logger
         httpLogger[metadataKey: "listener"] = "http"
         if let tls = settings.tls {
@@ -75,24 +82,25 @@ public final class LinkhostServer: Sendable {
             secure.tls = TLSCredentials(certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM)
             var httpsLogger = logger
             httpsLogger[metadataKey: "listener"] = "https"
-            https = HTTPServer(configuration: secure, logger: httpsLogger, responder: responder, completionObserver: observer)
+            https = HTTPServer(configuration: secure, logger: httpsLogger, responder: direct, completionObserver: observer)
             switch tls.plainHTTP {
             case .off:
                 http = nil
                 redirect = nil
             case .serve:
-                http = HTTPServer(configuration: base, logger: httpLogger, responder: responder, completionObserver: observer)
+                http = HTTPServer(configuration: base, logger: httpLogger, responder: direct, completionObserver: observer)
                 redirect = nil
             case .redirect:
                 // The redirect port is filled in at start, once the HTTPS port is bound (it may be 0).
-                let lateRedirect = LateRedirect(inner: responder, publicPort: tls.publicPort)
-                http = HTTPServer(configuration: base, logger: httpLogger, responder: lateRedirect, completionObserver: observer)
-                redirect = lateRedirect
+                let port = RedirectPort(publicPort: tls.publicPort)
+                http = HTTPServer(
+                    configuration: base, logger: httpLogger, responder: ServingSetResponder(slot: slot, redirect: port), completionObserver: observer)
+                redirect = port
             }
         } else {
             https = nil
             redirect = nil
-            http = HTTPServer(configuration: base, logger: httpLogger, responder: responder, completionObserver: observer)
+            http = HTTPServer(configuration: base, logger: httpLogger, responder: direct, completionObserver: observer)
         }
         self.listeners = [http, https].compactMap { $0 }
         // The listeners own the responder, which owns `health`: health must not own the listeners
@@ -100,14 +108,19 @@ public final class LinkhostServer: Sendable {
         health.attach { [weak plain = http, weak secure = https] in
             [plain, secure].compactMap { $0 }.map(\.statistics).reduce(.zero, +)
         }
+        // Likewise the CDN check reads the hosts through the slot, never through the server.
+        let watch = CDNWatch(targets: { [weak slot] in slot.map { CDNTargets.all(in: $0.set.configuration).targets } ?? [] }, logger: logger)
+        cdnWatch = watch
+        health.attach(cdnCheck: { [weak watch] in watch?.healthSection })
         self.health = health
     }
 
-    /// Binds and starts serving: HTTPS first, so redirects know its port.
+    /// Binds and starts serving: HTTPS first, so redirects know its port. Starts the CDN check when
+    /// `server.cdnCheck` is on.
     public func start() throws(HTTPServerError) {
         if let https {
             try https.start()
-            redirect?.httpsPort.store(https.port, ordering: .releasing)
+            redirect?.boundPort.store(https.port, ordering: .releasing)
         }
         do {
             try http?.start()
@@ -115,6 +128,88 @@ public final class LinkhostServer: Sendable {
             https?.stop()
             throw error
         }
+        cdnWatch.restart(with: startConfiguration.server.cdnCheck)
+    }
+
+    /// Reads the configuration again from `source` and serves it (see `reload(_:)`).
+    @discardableResult
+    public func reload(from source: ConfigurationSource) -> ReloadOutcome {
+        reload(source: source.path) { () throws(ReloadFailure) in try source.load() }
+    }
+
+    /// Serves `configuration` from now on, if it can be: every page, template, string and static
+    /// file is prepared first, and only then does the new set replace the old in one step. Requests
+    /// already answering finish with the old set; no connection is touched. On any failure the old
+    /// set keeps serving and the outcome says why.
+    ///
+    /// Settings that only a restart can apply (listeners, TLS, the log, the pid file; see
+    /// `RestartSettings`) keep their running values and are named in the outcome and the log.
+    @discardableResult
+    public func reload(_ configuration: LinkhostConfiguration, ingestKeys: IngestKeys = .none, source: String = "<given configuration>") -> ReloadOutcome {
+        reload(source: source) { () throws(ReloadFailure) in (configuration, ingestKeys) }
+    }
+
+    private func reload(source: String, load: () throws(ReloadFailure) -> (LinkhostConfiguration, IngestKeys)) -> ReloadOutcome {
+        let outcome = reloading.withLock { generation in
+            let at = Date()
+            let started = ContinuousClock.now
+            var needsRestart: [RestartSetting] = []
+            var changedAASA: [String] = []
+            var failure: ReloadFailure?
+            do throws(ReloadFailure) {
+                guard !health.isDraining else { throw ReloadFailure("the server is stopping") }
+                let (requested, ingestKeys) = try load()
+                needsRestart = RestartSettings.changes(running: startConfiguration, requested: requested)
+                let set: ServingSet
+                do {
+                    set = try ServingSet(
+                        configuration: requested.keepingRestartSettings(of: startConfiguration), ingestKeys: ingestKeys, limiter: ingestLimiter,
+                        health: health, generation: generation + 1)
+                } catch {
+                    // Templates, page strings and static files are the public folder's.
+                    throw ReloadFailure(
+                        "\(error)",
+                        problems: [
+                            ConfigurationProblem(
+                                path: JSONPath.root.appending("server").appending("publicDirectory"), problem: "\(error)",
+                                fix: "correct the file in the public folder, then reload again")
+                        ])
+                }
+                let previous = slot.replace(with: set)
+                generation = set.generation
+                changedAASA = set.sitesWithChangedAASA(comparedTo: previous)
+            } catch {
+                failure = error
+                needsRestart = []
+            }
+            let elapsed = ContinuousClock.now - started
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            return ReloadOutcome(
+                at: at, durationSeconds: seconds, source: source, failure: failure, needsRestart: needsRestart, changedAASA: changedAASA,
+                generation: generation)
+        }
+        health.reloads.record(outcome)
+        log(outcome)
+        if outcome.succeeded {
+            let settings = configuration.server.cdnCheck
+            if !outcome.changedAASA.isEmpty || settings != cdnWatch.status?.settings {
+                cdnWatch.restart(with: settings)
+            }
+        }
+        return outcome
+    }
+
+    private func log(_ outcome: ReloadOutcome) {
+        let milliseconds = Int((outcome.durationSeconds * 1000).rounded())
+        if let failure = outcome.failure {
+            logger.error("reload of \(outcome.source) refused; still serving configuration \(outcome.generation): \(failure)")
+            return
+        }
+        for setting in outcome.needsRestart {
+            logger.warning("reload: \(setting) in \(outcome.source): needs a restart; the running value is kept until then")
+        }
+        let changes = outcome.changedAASA.isEmpty ? "no AASA file changed" : "AASA file changed for \(outcome.changedAASA.joined(separator: ", "))"
+        logger.notice("reloaded \(outcome.source) in \(milliseconds) ms: configuration \(outcome.generation) serves; \(changes)")
     }
 
     /// The plain-HTTP port (0 when there is no plain-HTTP listener).
@@ -128,15 +223,20 @@ public final class LinkhostServer: Sendable {
         listeners.map(\.statistics).reduce(.zero, +)
     }
 
+    /// The CDN check's last result and schedule, `nil` while `server.cdnCheck` is off: for
+    /// `/healthz`, and for a metrics exporter.
+    public var cdnCheckStatus: CDNCheckStatus? { cdnWatch.status }
+
     /// Stops accepting, finishes requests in flight, closes everything, then writes every queued
     /// log row before returning (the listeners first: their last exchanges are still being logged).
     /// Returns the log writer's final status, `nil` without a log.
     @discardableResult
     public func stop() -> LogWriterStatus? {
         health.markDraining()
+        cdnWatch.stop()
         http?.stop()
         https?.stop()
-        return hitLogger?.writer.stop(timeout: .seconds(Double(configuration.server.shutdownGraceSeconds) + 5))
+        return hitLogger?.writer.stop(timeout: .seconds(Double(startConfiguration.server.shutdownGraceSeconds) + 5))
     }
 
     /// The hit log writer's counters and health (`nil` without a log).
@@ -155,7 +255,7 @@ public final class LinkhostServer: Sendable {
     public var baseURL: String { baseURLs.first ?? "" }
 
     private var displayAddress: String {
-        let address = configuration.server.listenAddress
+        let address = startConfiguration.server.listenAddress
         switch address {
         case "0.0.0.0": return "127.0.0.1"
         case "::": return "[::1]"

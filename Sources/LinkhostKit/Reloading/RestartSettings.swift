@@ -1,0 +1,71 @@
+/// The settings a reload cannot apply, because they are set up once at start: the listening
+/// address and port, the limits libmicrohttpd was started with, HTTPS (certificate, key, port,
+/// redirects, HSTS), the whole hit log, and the pid file.
+///
+/// Decision: the whole `log` section needs a restart, even the parts the logger reads per row
+/// (`clientAddress`, `trackedParameters`): one rule for the section is easier to trust than a
+/// list of exceptions, and a change of what is logged is worth a restart that says so. Everything
+/// else — sites, rules, AASA files, templates, strings, static files, `unknownHost`,
+/// `aasaCacheControl`, `publicDirectory`, `publicScheme`, `cdnCheck` — changes live.
+enum RestartSettings {
+    /// The restart-only settings that differ between the running config and the requested one.
+    static func changes(running: LinkhostConfiguration, requested: LinkhostConfiguration) -> [RestartSetting] {
+        var changes: [RestartSetting] = []
+        func compare<Value: Equatable>(_ path: String, _ old: Value, _ new: Value, shown: Bool = true, _ text: (Value) -> String = { "\($0)" }) {
+            guard old != new else { return }
+            changes.append(RestartSetting(path: path, running: shown ? text(old) : nil, requested: shown ? text(new) : nil))
+        }
+        let old = running.server
+        let new = requested.server
+        compare("server.listen.address", old.listenAddress, new.listenAddress)
+        compare("server.listen.port", old.port, new.port)
+        compare("server.limits.threads", old.threads, new.threads)
+        compare("server.limits.connections", old.connectionLimit, new.connectionLimit)
+        compare("server.limits.connectionsPerAddress", old.connectionsPerAddress, new.connectionsPerAddress)
+        compare("server.limits.connectionTimeoutSeconds", old.connectionTimeoutSeconds, new.connectionTimeoutSeconds)
+        compare("server.limits.connectionMemoryBytes", old.connectionMemoryBytes, new.connectionMemoryBytes)
+        compare("server.limits.requestBodyBytes", old.requestBodyBytes, new.requestBodyBytes)
+        compare("server.limits.shutdownGraceSeconds", old.shutdownGraceSeconds, new.shutdownGraceSeconds)
+        compare("server.pidFile", old.pidFile, new.pidFile) { $0 ?? "none" }
+        switch (old.tls, new.tls) {
+        case (let old?, let new?):
+            // The files' contents count, so a certificate renewed in place is noticed too.
+            compare("server.tls.certificate", [old.certificatePath, old.certificatePEM], [new.certificatePath, new.certificatePEM], shown: false)
+            compare("server.tls.key", [old.keyPath, old.keyPEM], [new.keyPath, new.keyPEM], shown: false)
+            compare("server.tls.port", old.port, new.port)
+            compare("server.tls.publicPort", old.publicPort, new.publicPort) { $0.map(String.init) ?? "the port" }
+            compare("server.tls.http", old.plainHTTP, new.plainHTTP) { $0.rawValue }
+            compare("server.tls.hsts", old.hsts, new.hsts) { $0.map { "\"\($0)\"" } ?? "false" }
+        case (nil, nil):
+            break
+        default:
+            compare("server.tls", old.tls == nil ? "off" : "on", new.tls == nil ? "off" : "on")
+        }
+        let oldLog = running.log
+        let newLog = requested.log
+        compare("log.enabled", oldLog.enabled, newLog.enabled)
+        // A database URL may hold a password: said to have changed, never shown.
+        compare("log.database", oldLog.databasePath, newLog.databasePath, shown: false)
+        compare("log.secretKeyFile", oldLog.secretKeyFile, newLog.secretKeyFile, shown: false)
+        compare("log.spoolFile", oldLog.spoolFile, newLog.spoolFile, shown: false)
+        compare("log.clientAddress", oldLog.clientAddress, newLog.clientAddress)
+        compare("log.retentionDays", oldLog.retentionDays, newLog.retentionDays)
+        compare("log.trackedParameters", oldLog.trackedParameters, newLog.trackedParameters) { $0.joined(separator: ", ") }
+        compare("log.queueCapacity", oldLog.queueCapacity, newLog.queueCapacity)
+        return changes
+    }
+}
+
+extension LinkhostConfiguration {
+    /// This (requested) configuration with the restart-only settings of `running` in place of its
+    /// own: what a reload serves.
+    func keepingRestartSettings(of running: LinkhostConfiguration) -> LinkhostConfiguration {
+        var server = running.server
+        server.unknownHost = self.server.unknownHost
+        server.aasaCacheControl = self.server.aasaCacheControl
+        server.publicDirectory = self.server.publicDirectory
+        server.publicScheme = self.server.publicScheme
+        server.cdnCheck = self.server.cdnCheck
+        return LinkhostConfiguration(server: server, sites: sites, log: running.log, baseDirectory: baseDirectory)
+    }
+}

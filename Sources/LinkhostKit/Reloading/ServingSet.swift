@@ -1,0 +1,50 @@
+import Foundation
+import HTTPServing
+import OrderedJSON
+
+/// Everything requests are answered from that a reload replaces, built in full before it serves:
+/// the configuration, each site with its prepared AASA responses and page renderer, the static
+/// files, the ingest keys, and what the hit logger needs of the rules.
+///
+/// Immutable once built. A request takes the current set once, at its start, and uses it to the
+/// end (its hit-log row included), so a reload never mixes two configurations in one answer; a set
+/// is freed when the last request that took it is done.
+final class ServingSet: Sendable {
+    let configuration: LinkhostConfiguration
+    let responder: LinkhostResponder
+    let logRules: HitLogRules
+    /// 1 for the configuration the server started with, one more for each applied reload.
+    let generation: Int
+
+    /// Prepares every response of `configuration`.
+    /// - Parameters:
+    ///   - limiter: the ingest rate limits, shared by every set so a reload does not refill them.
+    ///   - health: the server's health report, shared by every set.
+    init(configuration: LinkhostConfiguration, ingestKeys: IngestKeys, limiter: TokenBucketLimiter, health: HealthReporter, generation: Int) throws {
+        self.configuration = configuration
+        self.generation = generation
+        let settings = configuration.server
+        let commonHeaders = CommonHeaders(settings: settings)
+        let publicDirectory = settings.publicDirectory
+        let staticFiles = try StaticFiles.load(from: publicDirectory + "/static", commonHeaders: commonHeaders)
+        var sites: [HostedSite] = []
+        for site in configuration.sites {
+            let pages = try SitePages(site: site, publicDirectory: publicDirectory, publicScheme: settings.publicScheme, commonHeaders: commonHeaders)
+            sites.append(try HostedSite(site, cacheControl: settings.aasaCacheControl, pages: pages, commonHeaders: commonHeaders))
+        }
+        responder = try LinkhostResponder(
+            sites: sites, unknownHostPolicy: settings.unknownHost, health: health, staticFiles: staticFiles, commonHeaders: commonHeaders,
+            ingestKeys: ingestKeys, limiter: limiter)
+        logRules = HitLogRules(sites: configuration.sites)
+    }
+
+    /// The ids of the sites whose served AASA file differs between `self` and `other` (added,
+    /// removed or changed bytes), in this set's order and then `other`'s.
+    func sitesWithChangedAASA(comparedTo other: ServingSet) -> [String] {
+        let before = Dictionary(other.configuration.sites.map { ($0.id, $0.aasa.bytes) }, uniquingKeysWith: { first, _ in first })
+        let after = Dictionary(configuration.sites.map { ($0.id, $0.aasa.bytes) }, uniquingKeysWith: { first, _ in first })
+        let changed = configuration.sites.map(\.id).filter { before[$0] != after[$0] }
+        let removed = other.configuration.sites.map(\.id).filter { after[$0] == nil }
+        return changed + removed
+    }
+}
