@@ -51,9 +51,15 @@ struct CDNCheckCommandTests {
               "paths": ["/addfriend", "/joingroup"]}]}}
             """
 
-        func run(_ arguments: [String], base: String? = nil) throws -> (status: Int32, output: String, error: String) {
-            try ChildProcess.run(
-                ProjectPaths.linkhostBinary, ["cdn-check", "--config", config, "--cdn-base", base ?? cdn.base] + arguments, timeoutSeconds: 120)
+        /// A fixture, made on a thread of its own (it runs `linkhost aasa`).
+        static func make() async throws -> Fixture {
+            try await OwnThread.run { try Fixture() }
+        }
+
+        /// Runs `linkhost cdn-check` with the fixture's config, waiting on a thread of its own.
+        func run(_ arguments: [String], base: String? = nil) async throws -> (status: Int32, output: String, error: String) {
+            let command = ["cdn-check", "--config", config, "--cdn-base", base ?? cdn.base] + arguments
+            return try await OwnThread.run { try ChildProcess.run(ProjectPaths.linkhostBinary, command, timeoutSeconds: 120) }
         }
 
         deinit { cdn.stop() }
@@ -68,9 +74,9 @@ struct CDNCheckCommandTests {
         ("notjson.example", Int32(2), "not checked — the CDN's copy is not an AASA file"),
         ("moved.example", Int32(2), "not checked — the CDN answered 301 (devices treat a redirect from the CDN as a failure)"),
     ])
-    func eachAnswerHasItsStateAndExitStatus(host: String, status: Int32, headline: String) throws {
-        let fixture = try Fixture()
-        let result = try fixture.run(["--host", host])
+    func eachAnswerHasItsStateAndExitStatus(host: String, status: Int32, headline: String) async throws {
+        let fixture = try await Fixture.make()
+        let result = try await fixture.run(["--host", host])
         #expect(result.status == status, "\(result.output)\(result.error)")
         #expect(result.output.hasPrefix("\(host) (site rowhni): \(headline)"), "\(result.output)")
         #expect(fixture.cdn.requests.map(\.host) == [host])
@@ -78,9 +84,9 @@ struct CDNCheckCommandTests {
         #expect(fixture.cdn.requests.first?.proxiedDomain == host)
     }
 
-    @Test func aDifferentCopySaysWhichAppsAndRulesDiffer() throws {
-        let fixture = try Fixture()
-        let result = try fixture.run(["--host", "differs.example"])
+    @Test func aDifferentCopySaysWhichAppsAndRulesDiffer() async throws {
+        let fixture = try await Fixture.make()
+        let result = try await fixture.run(["--host", "differs.example"])
         #expect(result.status == 1)
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.contains("  applinks, app TEAMID.com.yaman.rowhni: rules served, not on the CDN:"), "\(result.output)")
@@ -92,13 +98,13 @@ struct CDNCheckCommandTests {
         #expect(result.output.contains("1 differs at \(fixture.cdn.base)."))
     }
 
-    @Test func everyHostAtOnceExitsWithTheWorstStateAndJSONListsEach() throws {
-        let fixture = try Fixture()
-        let text = try fixture.run([])
+    @Test func everyHostAtOnceExitsWithTheWorstStateAndJSONListsEach() async throws {
+        let fixture = try await Fixture.make()
+        let text = try await fixture.run([])
         #expect(text.status == 2, "a host that could not be checked outranks a difference")
         #expect(text.output.contains("2 in sync, 1 differs, 1 without a copy, 3 not checked at"), "\(text.output)")
 
-        let json = try fixture.run(["--json"])
+        let json = try await fixture.run(["--json"])
         #expect(json.status == 2)
         let report = try JSONParser().parse(Array(json.output.utf8))
         #expect(report["result"] == "unchecked")
@@ -117,29 +123,29 @@ struct CDNCheckCommandTests {
         #expect(missing?["status"] == 404)
         #expect(missing?["problem"]?.stringValue?.contains("SWCERR00101") == true)
 
-        let inSyncOnly = try fixture.run(["--host", "in-sync.example", "--host", "relaid.example", "--json"])
+        let inSyncOnly = try await fixture.run(["--host", "in-sync.example", "--host", "relaid.example", "--json"])
         #expect(inSyncOnly.status == 0)
         #expect(try JSONParser().parse(Array(inSyncOnly.output.utf8))["result"] == "in-sync")
     }
 
-    @Test func aCDNThatNeverAnswersIsNotCheckedOnceTheTimeoutPasses() throws {
-        let fixture = try Fixture()
+    @Test func aCDNThatNeverAnswersIsNotCheckedOnceTheTimeoutPasses() async throws {
+        let fixture = try await Fixture.make()
         let silent = try SilentPort()
         defer { silent.close() }
-        let result = try fixture.run(["--host", "in-sync.example", "--timeout", "1"], base: silent.base)
+        let result = try await fixture.run(["--host", "in-sync.example", "--timeout", "1"], base: silent.base)
         #expect(result.status == 2)
         #expect(result.output.contains("in-sync.example (site rowhni): not checked — no answer within 1 s"), "\(result.output)")
     }
 
-    @Test func badFlagsAndHostsAreRefusedSayingWhy() throws {
-        let fixture = try Fixture()
-        let scheme = try fixture.run([], base: "ftp://cdn.example")
+    @Test func badFlagsAndHostsAreRefusedSayingWhy() async throws {
+        let fixture = try await Fixture.make()
+        let scheme = try await fixture.run([], base: "ftp://cdn.example")
         #expect(scheme.status == 64)
         #expect(scheme.error.contains("--cdn-base \"ftp://cdn.example\" is not an http:// or https:// URL"), "\(scheme.error)")
-        let timeout = try fixture.run(["--timeout", "0"])
+        let timeout = try await fixture.run(["--timeout", "0"])
         #expect(timeout.status == 64)
         #expect(timeout.error.contains("--timeout 0 is outside 1...300"))
-        let unknown = try fixture.run(["--host", "elsewhere.example"])
+        let unknown = try await fixture.run(["--host", "elsewhere.example"])
         #expect(unknown.status == 2)
         #expect(unknown.error.contains("no site serves elsewhere.example"), "\(unknown.error)")
         #expect(fixture.cdn.requests.isEmpty, "nothing is asked when the input is unusable")

@@ -15,15 +15,15 @@ struct CDNWatchTests {
 
     /// Polls `/healthz` until `done` holds for its `cdnCheck` section (a check takes one round of
     /// requests; the time allowed is generous for a loaded machine).
-    func waitForCheck(_ server: LinkhostServer, until done: (JSONValue) -> Bool) throws -> JSONValue? {
+    func waitForCheck(_ server: LinkhostServer, until done: (JSONValue) -> Bool) async throws -> JSONValue? {
         for _ in 0..<600 {
             if let section = try health(server)["cdnCheck"], done(section) { return section }
-            usleep(100_000)
+            try await Task.sleep(for: .milliseconds(100))
         }
         return nil
     }
 
-    @Test func theCheckRunsAtStartAndAgainWhenAReloadChangesAFile() throws {
+    @Test func theCheckRunsAtStartAndAgainWhenAReloadChangesAFile() async throws {
         let first = try shippedConfiguration()
         let rowhni = first.sites[0].aasa.bytes
         let cdn = try FakeCDN([
@@ -36,7 +36,7 @@ struct CDNWatchTests {
         let server = try startedServer(try shippedConfiguration(settings: ["server.cdnCheck": check]))
         defer { server.stop() }
 
-        let section = try #require(try waitForCheck(server) { $0["last"] != .null })
+        let section = try #require(try await waitForCheck(server) { $0["last"] != .null })
         #expect(section["cdnBase"] == .string(cdn.base))
         #expect(section["intervalHours"] == 24)
         #expect(section["nextCheckAt"]?.stringValue != nil)
@@ -59,7 +59,7 @@ struct CDNWatchTests {
         edited.set("log.enabled", to: false)
         let changed = try ConfigurationLoader.parse(edited.document.serialized(), source: "config.json", baseDirectory: ProjectPaths.root, overrides: overrides)
         #expect(server.reload(changed).changedAASA == ["rowhni"])
-        let again = try #require(try waitForCheck(server) { $0["last"] != .null && $0["last"]?["checkedAt"] != firstCheck })
+        let again = try #require(try await waitForCheck(server) { $0["last"] != .null && $0["last"]?["checkedAt"] != firstCheck })
         #expect(again["last"]?["hosts"]?.arrayElements?.first?["state"] == "differs")
         let kinds = again["last"]?["hosts"]?.arrayElements?.first?["differences"]?.arrayElements?.compactMap { $0["kind"]?.stringValue }
         #expect(kinds == ["rules-missing"])

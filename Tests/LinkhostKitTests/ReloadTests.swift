@@ -193,7 +193,7 @@ struct ReloadTests {
 
     /// The swap is atomic: while reloads alternate two configs, every answer is one set's whole
     /// file with that file's own tag, on connections that stay open throughout.
-    @Test func requestsDuringReloadsGetOneSetsFileWithItsOwnTag() throws {
+    @Test func requestsDuringReloadsGetOneSetsFileWithItsOwnTag() async throws {
         let first = try load(try editable())
         let second = try load(try editable { $0.addRule(EditableConfig.joinEventRule()) })
         let server = try startedServer(first)
@@ -205,28 +205,31 @@ struct ReloadTests {
         let refusedReloads = Atomic<Int>(0)
         let wrong = Mutex<[String]>([])
         let port = server.port
-        // Thread 0 reloads twenty times; the others ask for the file on one connection each.
-        ParallelThreads.run(4) { index in
-            guard index > 0 else {
-                for round in 0..<20 {
-                    if !server.reload(round % 2 == 0 ? second : first).succeeded { refusedReloads.add(1, ordering: .relaxed) }
-                    usleep(20_000)
-                }
-                stop.store(true, ordering: .relaxed)
-                return
-            }
-            do {
-                let client = try RawHTTPClient(port: port)
-                while !stop.load(ordering: .relaxed) {
-                    let response = try client.request("GET", Self.aasaPath, host: "rowhni.com")
-                    let index = files.firstIndex(of: response.body)
-                    if response.status != 200 || index == nil || response.header("ETag") != index.map({ tags[$0] }) {
-                        wrong.withLock { $0.append("\(response.status) \(response.header("ETag") ?? "-") \(response.body.count) bytes") }
+        // Thread 0 reloads twenty times; the others ask for the file on one connection each (on
+        // threads of their own, awaited without holding a cooperative thread: see `OwnThread`).
+        await OwnThread.run {
+            ParallelThreads.run(4) { index in
+                guard index > 0 else {
+                    for round in 0..<20 {
+                        if !server.reload(round % 2 == 0 ? second : first).succeeded { refusedReloads.add(1, ordering: .relaxed) }
+                        usleep(20_000)
                     }
-                    answers.add(1, ordering: .relaxed)
+                    stop.store(true, ordering: .relaxed)
+                    return
                 }
-            } catch {
-                wrong.withLock { $0.append("connection: \(error)") }
+                do {
+                    let client = try RawHTTPClient(port: port)
+                    while !stop.load(ordering: .relaxed) {
+                        let response = try client.request("GET", Self.aasaPath, host: "rowhni.com")
+                        let index = files.firstIndex(of: response.body)
+                        if response.status != 200 || index == nil || response.header("ETag") != index.map({ tags[$0] }) {
+                            wrong.withLock { $0.append("\(response.status) \(response.header("ETag") ?? "-") \(response.body.count) bytes") }
+                        }
+                        answers.add(1, ordering: .relaxed)
+                    }
+                } catch {
+                    wrong.withLock { $0.append("connection: \(error)") }
+                }
             }
         }
         #expect(refusedReloads.load(ordering: .relaxed) == 0)

@@ -27,11 +27,15 @@ struct ServeReloadTests {
             database = folder.path + "/log.sqlite"
             child = try ChildProcess(ProjectPaths.linkhostBinary, ["serve", "--config", config.file])
             guard child.waitForOutput(containing: "listening on http://") else {
-                Issue.record("serve did not start: \(child.standardError)")
-                throw CancellationError()
+                throw StartFailure(description: "serve did not start: \(child.standardError)")
             }
             let line = child.standardOutput.split(separator: "\n").first { $0.contains("listening on http://") } ?? ""
             port = Int(line.split(separator: ":").last ?? "") ?? 0
+        }
+
+        /// Starts one, waiting on a thread of its own (see `OwnThread`).
+        static func start(folder: TemporaryDirectory, config: EditableConfig) async throws -> Served {
+            try await OwnThread.run { try Served(folder: folder, config: config) }
         }
 
         /// The shipped config made to run from `folder` (written there).
@@ -51,24 +55,41 @@ struct ServeReloadTests {
         }
 
         /// SIGTERM, then the exit status.
-        func stop() -> Int32? {
+        func stop() async -> Int32? {
             child.send(signal: SIGTERM)
-            return child.waitForExit(timeoutSeconds: 60)
+            return await OwnThread.run { self.child.waitForExit(timeoutSeconds: 60) }
+        }
+
+        /// Waits (a pause at a time) until the server's log contains `text`.
+        func waitForLog(_ text: String) async throws -> Bool {
+            for _ in 0..<600 {
+                if child.standardError.contains(text) { return true }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return false
         }
     }
 
-    static func reload(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        try ChildProcess.run(ProjectPaths.linkhostBinary, ["reload"] + arguments)
+    struct StartFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func reload(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
+        try await OwnThread.run { try ChildProcess.run(ProjectPaths.linkhostBinary, ["reload"] + arguments) }
+    }
+
+    static func run(_ program: String, _ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
+        try await OwnThread.run { try ChildProcess.run(program, arguments, timeoutSeconds: 60) }
     }
 
     /// The issue's acceptance: under wrk's load, a SIGHUP (sent by `linkhost reload`) with a new
     /// rule changes the AASA file and the pages; wrk sees no socket error and no failed answer,
     /// and after a stop the log holds exactly one row per response the server sent.
     @Test(.enabled(if: Tool.find("wrk") != nil || ProcessInfo.processInfo.environment["CI"] == "true", "wrk is not installed (apt-get install wrk)"))
-    func aNewRuleUnderWrkLoadServesWithNoSocketErrorAndEveryResponseLogged() throws {
+    func aNewRuleUnderWrkLoadServesWithNoSocketErrorAndEveryResponseLogged() async throws {
         let folder = try TemporaryDirectory()
         var config = try Served.config(in: folder)
-        let server = try Served(folder: folder, config: config)
+        let server = try await Served.start(folder: folder, config: config)
         var requestsOfOurs = 0
         let probe = try RawHTTPClient(port: server.port, timeoutSeconds: 30)
         let before = try probe.request("GET", Self.aasaPath, host: "rowhni.com")
@@ -90,12 +111,12 @@ struct ServeReloadTests {
         let connections = 16
         let wrk = try ChildProcess(
             "wrk", ["-t2", "-c\(connections)", "-d8s", "-s", script, "-H", "Host: rowhni.com", "http://127.0.0.1:\(server.port)/"])
-        usleep(2_000_000)
+        try await Task.sleep(for: .seconds(2))
         #expect(wrk.isRunning, "the reload must happen under load")
 
         config.addRule(EditableConfig.joinEventRule())
         try config.write()
-        let sent = try Self.reload(["--config", config.file])
+        let sent = try await Self.reload(["--config", config.file])
         #expect(sent.status == 0, "\(sent.error)")
         #expect(sent.output.contains("sent SIGHUP to linkhost (pid \(server.child.processIdentifier))"))
         let signalled = ContinuousClock.now
@@ -109,7 +130,7 @@ struct ServeReloadTests {
                 #expect(response.header("ETag") != before.header("ETag"))
                 break
             }
-            usleep(10_000)
+            try await Task.sleep(for: .milliseconds(10))
         }
         requestsOfOurs += polls
         let seen = try #require(changedAfter, "the AASA file never changed")
@@ -122,7 +143,8 @@ struct ServeReloadTests {
         requestsOfOurs += 1
         #expect(page.status == 200)
 
-        #expect(wrk.waitForExit(timeoutSeconds: 120) == 0, "\(wrk.standardError)")
+        let wrkStatus = await OwnThread.run { wrk.waitForExit(timeoutSeconds: 120) }
+        #expect(wrkStatus == 0, "\(wrk.standardError)")
         let report = wrk.standardOutput
         let lines = report.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let total = lines.first { $0.contains(" requests in ") }.flatMap { Int($0.split(separator: " ").first ?? "") }
@@ -136,7 +158,7 @@ struct ServeReloadTests {
         #expect(health["reload"]?["last"]?["result"] == "ok")
         #expect(health["reload"]?["last"]?["changedAASA"] == ["rowhni"])
 
-        #expect(server.stop() == 0)
+        #expect(await server.stop() == 0)
         #expect(!FileManager.default.fileExists(atPath: server.pidFile), "serve removes its pid file when it stops")
         let summary = server.child.standardOutput.split(separator: "\n").last { $0.hasPrefix("linkhost stopped after") }.map(String.init) ?? ""
         let numbers = summary.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
@@ -156,10 +178,10 @@ struct ServeReloadTests {
         #expect(server.child.standardError.contains("reloaded \(config.file)"))
     }
 
-    @Test func aBrokenConfigOnSIGHUPKeepsTheOldFileServingAndSaysWhy() throws {
+    @Test func aBrokenConfigOnSIGHUPKeepsTheOldFileServingAndSaysWhy() async throws {
         let folder = try TemporaryDirectory()
         var config = try Served.config(in: folder)
-        let server = try Served(folder: folder, config: config)
+        let server = try await Served.start(folder: folder, config: config)
         let client = try RawHTTPClient(port: server.port, timeoutSeconds: 30)
         let before = try client.request("GET", Self.aasaPath, host: "rowhni.com")
 
@@ -173,7 +195,7 @@ struct ServeReloadTests {
                 refused = health
                 break
             }
-            usleep(50_000)
+            try await Task.sleep(for: .milliseconds(50))
         }
         let health = try #require(refused, "the reload was never reported")
         #expect(health["status"] == "degraded")
@@ -185,48 +207,43 @@ struct ServeReloadTests {
         #expect(try client.request("GET", "/joinevent?code=TEST123", host: "rowhni.com").status == 404)
         #expect(server.child.isRunning)
 
-        #expect(server.stop() == 0)
+        #expect(await server.stop() == 0)
         #expect(server.child.standardError.contains("refused; still serving configuration 1"))
         #expect(server.child.standardError.contains("sites[0].links[2].path: \"joinevent\" is not a usable path"))
         #expect(!FileManager.default.fileExists(atPath: server.pidFile))
     }
 
-    @Test func settingsThatNeedARestartAreLoggedAsSuch() throws {
+    @Test func settingsThatNeedARestartAreLoggedAsSuch() async throws {
         let folder = try TemporaryDirectory()
         var config = try Served.config(in: folder)
-        let server = try Served(folder: folder, config: config)
+        let server = try await Served.start(folder: folder, config: config)
         config.set("server.listen.port", to: 9)
         config.set("log.retentionDays", to: 7)
         try config.write()
-        #expect(try Self.reload(["--pid-file", server.pidFile]).status == 0)
-        var logged = false
-        for _ in 0..<600 where !logged {
-            logged = server.child.standardError.contains("reloaded \(config.file)")
-            usleep(50_000)
-        }
-        #expect(logged)
+        #expect(try await Self.reload(["--pid-file", server.pidFile]).status == 0)
+        #expect(try await server.waitForLog("reloaded \(config.file)"))
         #expect(try RawHTTPClient(port: server.port).request("GET", "/healthz").status == 200, "still on the old port")
-        #expect(server.stop() == 0)
+        #expect(await server.stop() == 0)
         let log = server.child.standardError
         #expect(log.contains("reload: server.listen.port changed from 0 to 9 in \(config.file): needs a restart; the running value is kept until then"))
         #expect(log.contains("reload: log.retentionDays changed from 90 to 7"))
     }
 
-    @Test func reloadSaysPlainlyWhenThereIsNoServerToSignal() throws {
+    @Test func reloadSaysPlainlyWhenThereIsNoServerToSignal() async throws {
         let folder = try TemporaryDirectory()
-        let missing = try Self.reload(["--pid-file", folder.path + "/none.pid"])
+        let missing = try await Self.reload(["--pid-file", folder.path + "/none.pid"])
         #expect(missing.status == 1)
         #expect(missing.error.contains("no pid file at \(folder.path)/none.pid"), "\(missing.error)")
 
         let garbage = try folder.write("garbage.pid", "hello\n")
-        let unusable = try Self.reload(["--pid-file", garbage])
+        let unusable = try await Self.reload(["--pid-file", garbage])
         #expect(unusable.status == 2)
         #expect(unusable.error.contains("holds \"hello\", not a process id"))
 
         let ended = try ChildProcess("true", [])
-        _ = ended.waitForExit()
+        _ = await OwnThread.run { ended.waitForExit() }
         let stale = try folder.write("stale.pid", "\(ended.processIdentifier)\n")
-        let staleRun = try Self.reload(["--pid-file", stale])
+        let staleRun = try await Self.reload(["--pid-file", stale])
         #expect(staleRun.status == 1)
         #expect(staleRun.error.contains("which is not running: the pid file is stale"), "\(staleRun.error)")
 
@@ -234,28 +251,28 @@ struct ServeReloadTests {
         let other = try ChildProcess("sleep", ["60"])
         defer { other.send(signal: SIGKILL) }
         let reused = try folder.write("reused.pid", "\(other.processIdentifier)\n")
-        let reusedRun = try Self.reload(["--pid-file", reused])
+        let reusedRun = try await Self.reload(["--pid-file", reused])
         #expect(reusedRun.status == 1)
         #expect(reusedRun.error.contains("which is \"sleep\", not linkhost"), "\(reusedRun.error)")
-        usleep(100_000)
+        try await Task.sleep(for: .milliseconds(100))
         #expect(other.isRunning, "sleep was not sent SIGHUP")
 
         let config = try folder.write("config.json", #"{"sites": []}"#)
-        let unset = try Self.reload(["--config", config])
+        let unset = try await Self.reload(["--config", config])
         #expect(unset.status == 2)
         #expect(unset.error.contains("sets no server.pidFile; give the pid file with --pid-file"))
     }
 
-    @Test func aSecondServerDoesNotTakeARunningOnesPidFileButTakesOverAStaleOne() throws {
+    @Test func aSecondServerDoesNotTakeARunningOnesPidFileButTakesOverAStaleOne() async throws {
         let folder = try TemporaryDirectory()
         let ended = try ChildProcess("true", [])
-        _ = ended.waitForExit()
+        _ = await OwnThread.run { ended.waitForExit() }
         try folder.write("linkhost.pid", "\(ended.processIdentifier)\n")
         let config = try Served.config(in: folder)
-        let first = try Served(folder: folder, config: config)
+        let first = try await Served.start(folder: folder, config: config)
         #expect(try String(contentsOfFile: first.pidFile, encoding: .utf8) == "\(first.child.processIdentifier)\n", "a stale file is taken over")
 
-        let second = try ChildProcess.run(ProjectPaths.linkhostBinary, ["serve", "--config", config.file], timeoutSeconds: 60)
+        let second = try await Self.run(ProjectPaths.linkhostBinary, ["serve", "--config", config.file])
         #expect(second.status == 1)
         #expect(second.error.contains("another linkhost (pid \(first.child.processIdentifier)) runs with the pid file \(first.pidFile)"), "\(second.error)")
         #expect(try String(contentsOfFile: first.pidFile, encoding: .utf8) == "\(first.child.processIdentifier)\n")
@@ -264,16 +281,16 @@ struct ServeReloadTests {
         let flagged = folder.path + "/flag.pid"
         let third = try ChildProcess(
             ProjectPaths.linkhostBinary, ["serve", "--config", config.file, "--pid-file", flagged, "--log-db", folder.path + "/third.sqlite"])
-        #expect(third.waitForOutput(containing: "listening on http://"))
+        #expect(await OwnThread.run { third.waitForOutput(containing: "listening on http://") })
         #expect(try String(contentsOfFile: flagged, encoding: .utf8) == "\(third.processIdentifier)\n")
-        #expect(try Self.reload(["--pid-file", flagged]).status == 0)
-        for _ in 0..<600 where !third.standardError.contains("reloaded") { usleep(50_000) }
+        #expect(try await Self.reload(["--pid-file", flagged]).status == 0)
+        for _ in 0..<600 where !third.standardError.contains("reloaded") { try await Task.sleep(for: .milliseconds(50)) }
         third.send(signal: SIGTERM)
-        #expect(third.waitForExit(timeoutSeconds: 60) == 0)
+        #expect(await OwnThread.run { third.waitForExit(timeoutSeconds: 60) } == 0)
         #expect(!FileManager.default.fileExists(atPath: flagged))
         #expect(third.standardError.contains("reloaded"))
 
-        #expect(first.stop() == 0)
+        #expect(await first.stop() == 0)
         #expect(!FileManager.default.fileExists(atPath: first.pidFile))
     }
 }
