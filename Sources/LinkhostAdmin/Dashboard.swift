@@ -57,10 +57,13 @@ struct Dashboard: Sendable {
         // Empty form fields mean "no filter"; the form always sends them.
         query.queryItems = request.queryItems.filter { !($0.value ?? "").isEmpty && $0.name != "lang" }
         if query.queryValue("since") == nil { query.queryItems.append(HTTPQueryItem(name: "since", value: Self.defaultSince)) }
-        let parameters = try LogQueryParameters.read(query, extra: []).get()
-        if parameters.values["kind"] != nil || parameters.values["limit"] != nil {
-            throw APIProblem.badParameter("kind", "the dashboard shows every kind; use the API to narrow by kind or limit")
-        }
+        let parameters = try LogQueryParameters.read(
+            query, extra: [],
+            refused: [
+                "kind": "the dashboard shows every kind; use /api/v1/stats?by=kind or /api/v1/hits?kind=…",
+                "limit": "the dashboard's tables have fixed sizes; use /api/v1/hits?limit=…",
+            ]
+        ).get()
         let now = LogRecord.currentTimeMilliseconds()
         let filter = try parameters.filter(now: now, maximumLimit: 1).get()
         let reader = try api.openReader()

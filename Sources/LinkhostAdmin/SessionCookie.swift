@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LinkLog
 import LinkhostKit
 
 /// The dashboard's login cookie: `v1.<expiry>.<nonce>.<mac>`, an HMAC-SHA256 over the first three
@@ -26,7 +27,7 @@ struct SessionCookie: Sendable {
         var nonce = [UInt8](repeating: 0, count: 16)
         var generator = SystemRandomNumberGenerator()
         for index in nonce.indices { nonce[index] = generator.next() }
-        let nonceText = Self.hex(nonce)
+        let nonceText = HexText.lowercase(nonce)
         let payload = "v1.\(now + Int64(lifetimeSeconds)).\(nonceText)"
         return (payload + "." + mac(payload), nonceText)
     }
@@ -62,17 +63,6 @@ struct SessionCookie: Sendable {
     }
 
     private func mac(_ payload: String) -> String {
-        Self.hex(Array(HMAC<SHA256>.authenticationCode(for: Array(payload.utf8), using: SymmetricKey(data: key))))
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return text
+        HexText.lowercase(Array(HMAC<SHA256>.authenticationCode(for: Array(payload.utf8), using: SymmetricKey(data: key))))
     }
 }

@@ -93,6 +93,13 @@ struct AdminAuthTests {
         let dashboard = try harness.request(port: harness.admin.port, "/", headers: [("Cookie", cookie)])
         #expect(dashboard.status == 200)
         #expect(dashboard.text.contains("<svg class=\"chart\""))
+        // Filters the dashboard cannot apply are refused by their own name and reason.
+        let limited = try harness.request(port: harness.admin.port, "/?limit=5", headers: [("Cookie", cookie)])
+        #expect(limited.status == 400)
+        #expect(limited.text.contains("limit") && limited.text.contains("fixed sizes"))
+        let kinded = try harness.request(port: harness.admin.port, "/?kind=view", headers: [("Cookie", cookie)])
+        #expect(kinded.status == 400)
+        #expect(kinded.text.contains("every kind") && !kinded.text.contains("fixed sizes"))
         #expect(try harness.request(port: harness.admin.port, "/api/v1/stats", headers: [("Cookie", cookie)]).status == 200)
 
         // A cookie changed by one character is refused.

@@ -40,13 +40,6 @@ public struct SecretHasher: Sendable {
     /// The token for `secret`: the same secret always gives the same token under the same key.
     public func token(for secret: String) -> String {
         let code = HMAC<SHA256>.authenticationCode(for: Array(secret.utf8), using: SymmetricKey(data: key))
-        var token = Self.tokenPrefix
-        token.reserveCapacity(Self.tokenPrefix.utf8.count + 16)
-        let digits: [Character] = Array("0123456789abcdef")
-        for byte in code.prefix(8) {
-            token.append(digits[Int(byte >> 4)])
-            token.append(digits[Int(byte & 0x0F)])
-        }
-        return token
+        return Self.tokenPrefix + HexText.lowercase(code.prefix(8))
     }
 }
