@@ -88,6 +88,9 @@ let package = Package(
         // differs from the file served (`cdn-check`, `server.cdnCheck`). The one server module on
         // URLSession (FoundationNetworking, so libcurl at run time).
         .target(name: "CDNCheck", dependencies: ["AASAKit", "OrderedJSON"], swiftSettings: strictness),
+        // SIGTERM/SIGINT (stop) and SIGHUP (reload) for `serve`, caught by a handler that is in force
+        // the moment it is installed (libdispatch's signal sources are not; see SignalPipe).
+        .target(name: "ProcessSignals", swiftSettings: strictness),
         // The hit log, storage-neutral: records, filters, statistics and the funnel, privacy, client
         // classes, output formats and the background writer, over the `LogDatabase` protocol. It
         // writes its JSON (the params column, the JSON output format) with OrderedJSON, so the
@@ -169,6 +172,7 @@ let package = Package(
                 "QRCodes",
                 "CDNCheck",
                 "OrderedJSON",
+                "ProcessSignals",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -184,6 +188,11 @@ let package = Package(
         .testTarget(
             name: "HTTPServingTests",
             dependencies: ["HTTPServing", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "ProcessSignalsTests",
+            dependencies: ["ProcessSignals"],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -3,6 +3,7 @@ import Foundation
 import LinkhostAdmin
 import LinkhostKit
 import Logging
+import ProcessSignals
 
 /// `linkhost serve`: check the config, listen, serve until SIGTERM/SIGINT, stop gracefully; on
 /// SIGHUP read the config again and serve it if every check passes.
@@ -108,8 +109,14 @@ struct ServeCommand: AsyncParsableCommand {
 
         // Caught from here on: a signal that comes as soon as "listening" is printed (or the pid
         // file exists) still stops the server gracefully, or reloads it.
-        let signals = TerminationSignal.install()
-        let hangups = HangupSignal.install()
+        let signals: TerminationSignal
+        let hangups: HangupSignal
+        do {
+            signals = try TerminationSignal.install()
+            hangups = try HangupSignal.install()
+        } catch {
+            throw CLIFailure.runtime("\(error)")
+        }
         let server: LinkhostServer
         do {
             server = try LinkhostServer(configuration: configuration, ingestKeys: ingestKeys, logger: logger)
