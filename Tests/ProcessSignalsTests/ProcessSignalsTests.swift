@@ -78,15 +78,13 @@ struct ProcessSignalsTests {
         #expect(firstStarted.wait(timeout: .now() + 30) == .success)
         // Five more while the first runs; a marker signal after them shows the pipe's reader has
         // seen all five before the first reload is let go.
-        let marker = try TerminationSignal.install([SIGUSR1])
+        // (Handled on the pipe's own thread, not by a task: a test process's cooperative pool can be
+        // held by other tests for longer than any timeout here.)
+        let markerSeen = DispatchSemaphore(value: 0)
+        try SignalPipe.shared().handle([SIGUSR1]) { _ in markerSeen.signal() }
         Self.onUnblockedThread {
             for _ in 0..<5 { raise(SIGUSR2) }
             raise(SIGUSR1)
-        }
-        let markerSeen = DispatchSemaphore(value: 0)
-        Task {
-            _ = await marker.wait()
-            markerSeen.signal()
         }
         #expect(markerSeen.wait(timeout: .now() + 30) == .success)
         releaseFirst.signal()
