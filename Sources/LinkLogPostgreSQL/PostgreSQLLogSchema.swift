@@ -6,7 +6,7 @@ import LinkLog
 /// (`schema_version`), and migrations hold an advisory lock, so instances starting together migrate once.
 public enum PostgreSQLLogSchema {
     /// The schema this build writes and reads.
-    public static let currentVersion = 5
+    public static let currentVersion = 6
 
     /// The `meta` key holding the schema version.
     static let versionKey = "schema_version"
@@ -48,27 +48,43 @@ public enum PostgreSQLLogSchema {
                 "CREATE INDEX hits_time ON hits (ts_ms)",
                 "CREATE INDEX hits_secret_time ON hits (secret, ts_ms) WHERE secret IS NOT NULL",
                 "CREATE INDEX hits_open_time ON hits (ts_ms) WHERE kind = 'app_open' AND secret IS NOT NULL",
-            ] + RollupTableSet.allCases.flatMap { set in RollupGrain.coarsestFirst.flatMap { rollupTableStatements(set, $0) } },
-        )
+            ]
+                + RollupTableSet.allCases.flatMap { set in
+                    RollupGrain.coarsestFirst.flatMap { rollupTableStatements(table: set.table($0), columns: set.columns) }
+                },
+        ),
+        // As SQLite's version 6: the pairing the writer keeps (`OpenCrediting`), and the opens
+        // already there paired (`afterMigration`).
+        (
+            6,
+            [
+                "ALTER TABLE hits ADD COLUMN view_id BIGINT",
+                "CREATE INDEX hits_view ON hits (view_id) WHERE view_id IS NOT NULL",
+            ] + RollupGrain.coarsestFirst.flatMap { rollupTableStatements(table: CreditTable.table($0), columns: CreditTable.columns) },
+        ),
     ]
+
+    /// Work a version needs beyond its statements, in the same transaction.
+    static func afterMigration(to version: Int, _ connection: PostgreSQLConnection) throws {
+        if version == 6 { try RollupBuilder(connection: connection).rebuildCreditsInCurrentTransaction() }
+    }
 
     /// A rollup table and its key: unique with NULLs not distinct (PostgreSQL 15), so concurrent
     /// writers add to one row per key with `INSERT … ON CONFLICT DO UPDATE`; the count is included in
     /// the index so statistics read the index alone.
-    static func rollupTableStatements(_ set: RollupTableSet, _ grain: RollupGrain) -> [String] {
-        let table = set.table(grain)
-        let columns = set.columns.map { column in
+    static func rollupTableStatements(table: String, columns dimensions: [String]) -> [String] {
+        let columns = dimensions.map { column in
             "\(column) \(column == "status" ? "INTEGER NOT NULL" : column == "host" || column == "kind" ? "TEXT NOT NULL" : "TEXT"), "
         }
         return [
             "CREATE TABLE \(table) (bucket_ms BIGINT NOT NULL, \(columns.joined())hits BIGINT NOT NULL)",
-            "CREATE UNIQUE INDEX \(table)_key ON \(table) (\(keyColumns(set))) INCLUDE (hits) NULLS NOT DISTINCT",
+            "CREATE UNIQUE INDEX \(table)_key ON \(table) (\(keyColumns(dimensions))) INCLUDE (hits) NULLS NOT DISTINCT",
         ]
     }
 
     /// The columns of a rollup row's key, in the order of its unique index.
-    static func keyColumns(_ set: RollupTableSet) -> String {
-        (["bucket_ms"] + set.columns).joined(separator: ", ")
+    static func keyColumns(_ dimensions: [String]) -> String {
+        (["bucket_ms"] + dimensions).joined(separator: ", ")
     }
 
     /// Brings the database to `currentVersion`; refuses one from a newer build.
@@ -82,6 +98,7 @@ public enum PostgreSQLLogSchema {
             }
             for migration in migrations where migration.version > found {
                 for statement in migration.statements { try connection.execute(statement) }
+                try afterMigration(to: migration.version, connection)
                 try connection.execute(
                     "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
                     [.text(versionKey), .integer(Int64(migration.version))])

@@ -22,12 +22,16 @@ final class PostgreSQLLogStore: LogStore {
     func insert(_ records: [LogRecord], droppedRecords: Int, marker: LogBatchMarker?) throws {
         try connection.transaction {
             var start = 0
+            var paired = OpenCrediting.Inserted()
             while start < records.count {
                 let chunk = records[start..<min(records.count, start + Self.rowsPerStatement)]
-                try insertHits(chunk)
+                try insertHits(chunk, noting: &paired)
                 start += chunk.count
             }
-            for (set, grain, counts) in RollupTable.counts(of: records) { try addToRollup(set, grain, counts) }
+            for (set, grain, counts) in RollupTable.counts(of: records) { try addToRollup(set.table(grain), set.columns, counts) }
+            for (grain, changes) in try OpenCrediting(connection: connection).update(for: paired) {
+                try addToRollup(CreditTable.table(grain), CreditTable.columns, changes)
+            }
             if droppedRecords > 0 {
                 try connection.execute(
                     "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = meta.value + EXCLUDED.value",
@@ -48,16 +52,17 @@ final class PostgreSQLLogStore: LogStore {
     func deleteRows(before cutoffMilliseconds: Int64) throws -> Int {
         try connection.transaction {
             let deleted = try connection.execute("DELETE FROM hits WHERE ts_ms < $1", [.integer(cutoffMilliseconds)])
-            for set in RollupTableSet.allCases {
-                for grain in RollupGrain.allCases {
-                    try connection.execute("DELETE FROM \(set.table(grain)) WHERE bucket_ms < $1", [.integer(cutoffMilliseconds)])
-                }
+            let tables = RollupTableSet.allCases.flatMap { set in RollupGrain.allCases.map(set.table) } + RollupGrain.allCases.map(CreditTable.table)
+            for table in tables {
+                try connection.execute("DELETE FROM \(table) WHERE bucket_ms < $1", [.integer(cutoffMilliseconds)])
             }
             return deleted
         }
     }
 
-    private func insertHits(_ records: ArraySlice<LogRecord>) throws {
+    /// Inserts `records`, noting in `paired` the ids of the rows that take part in pairing (read
+    /// back with `RETURNING`, which says nothing of order, so each row says what it is).
+    private func insertHits(_ records: ArraySlice<LogRecord>, noting paired: inout OpenCrediting.Inserted) throws {
         let columns = HitTable.insertColumns
         var arguments: [SQLValue] = []
         arguments.reserveCapacity(records.count * columns.count)
@@ -67,15 +72,26 @@ final class PostgreSQLLogStore: LogStore {
             arguments += record.columnValues
             tuples.append("(" + (1...columns.count).map { "$\(first + $0)" }.joined(separator: ", ") + ")")
         }
-        try connection.execute("INSERT INTO hits (\(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))", arguments)
+        let role = "CASE WHEN secret IS NULL THEN NULL WHEN kind = 'app_open' THEN 'open' WHEN kind = 'fallback' AND status = 200 THEN 'view' END"
+        try connection.query(
+            "INSERT INTO hits (\(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", ")) RETURNING id, \(role)", arguments
+        ) { row in
+            guard let id = row[0].integer else { return }
+            switch row[1] {
+            case .text("open"): paired.opens.append(id)
+            case .text("view"): paired.views.append(id)
+            default: break
+            }
+        }
     }
 
-    private func addToRollup(_ set: RollupTableSet, _ grain: RollupGrain, _ counts: [RollupKey: Int64]) throws {
-        let table = set.table(grain)
-        let keyColumns = PostgreSQLLogSchema.keyColumns(set)
+    /// Adds `counts` to the rollup `table` (negative counts too, for the credit rollup; a credit row
+    /// brought to zero is deleted, as a rebuild would not make it).
+    private func addToRollup(_ table: String, _ dimensions: [String], _ counts: [RollupKey: Int64]) throws {
+        let keyColumns = PostgreSQLLogSchema.keyColumns(dimensions)
         let rows = counts.map { key, count in [SQLValue.integer(key.bucketStart)] + key.values + [.integer(count)] }
             .sorted { $0.lexicographicallyPrecedes($1, by: Self.valuePrecedes) }
-        let width = set.columns.count + 2
+        let width = dimensions.count + 2
         var start = 0
         while start < rows.count {
             let chunk = rows[start..<min(rows.count, start + Self.rowsPerStatement)]
@@ -92,6 +108,13 @@ final class PostgreSQLLogStore: LogStore {
                 ON CONFLICT (\(keyColumns)) DO UPDATE SET hits = \(table).hits + EXCLUDED.hits
                 """, arguments)
             start += chunk.count
+        }
+        if counts.values.contains(where: { $0 < 0 }) {
+            try connection.execute(
+                "DELETE FROM \(table) WHERE hits <= 0 AND bucket_ms BETWEEN $1 AND $2",
+                [
+                    .integer(counts.keys.map(\.bucketStart).min()!), .integer(counts.keys.map(\.bucketStart).max()!),
+                ])
         }
     }
 

@@ -100,6 +100,9 @@ public final class SQLiteConnection {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// The rowid of the last row this connection inserted.
+    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     /// Whether a transaction is open on this connection.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

@@ -100,15 +100,29 @@ public enum SQLiteLogSchema {
         // the app opens the pairing starts from. The counts are built from the rows already there.
         Migration(version: 5) { connection in
             try connection.execute(
-                RollupTableSet.allCases.flatMap { set in RollupGrain.coarsestFirst.map { rollupTableSQL(set, $0) } }.joined(separator: "\n") + """
-                    DROP INDEX hits_kind_time;
-                    DROP INDEX hits_host_time;
-                    DROP INDEX hits_rule_time;
-                    DROP INDEX hits_utm_source_time;
-                    DROP INDEX hits_utm_campaign_time;
-                    CREATE INDEX hits_open_time ON hits (ts_ms) WHERE kind = 'app_open' AND secret IS NOT NULL;
-                    """)
-            try RollupBuilder(connection: connection).rebuildInCurrentTransaction()
+                RollupTableSet.allCases.flatMap { set in RollupGrain.coarsestFirst.map { rollupTableSQL(table: set.table($0), columns: set.columns) } }
+                    .joined(separator: "\n") + """
+                        DROP INDEX hits_kind_time;
+                        DROP INDEX hits_host_time;
+                        DROP INDEX hits_rule_time;
+                        DROP INDEX hits_utm_source_time;
+                        DROP INDEX hits_utm_campaign_time;
+                        CREATE INDEX hits_open_time ON hits (ts_ms) WHERE kind = 'app_open' AND secret IS NOT NULL;
+                        """)
+            try RollupBuilder(connection: connection).rebuildHitRollupsInCurrentTransaction()
+        },
+        // Version 6: the funnel's pairing, kept by the writer instead of worked out per query (a
+        // second on 10 million rows): `view_id` on an app open names the view it followed
+        // (`OpenCrediting`), indexed for the opens of a view, and the credit rollup counts paired
+        // opens by their view's hour and fields (`CreditTable`). Existing opens are paired here.
+        Migration(version: 6) { connection in
+            try connection.execute(
+                """
+                ALTER TABLE hits ADD COLUMN view_id INTEGER;
+                CREATE INDEX hits_view ON hits (view_id) WHERE view_id IS NOT NULL;
+
+                """ + RollupGrain.coarsestFirst.map { rollupTableSQL(table: CreditTable.table($0), columns: CreditTable.columns) }.joined(separator: "\n"))
+            try RollupBuilder(connection: connection).rebuildCreditsInCurrentTransaction()
         },
     ]
 
@@ -118,9 +132,8 @@ public enum SQLiteLogSchema {
     /// one index update per key and batch, not per row). Not unique: SQLite's unique indexes treat
     /// NULLs as distinct, so uniqueness is the writer's doing (update, or insert when nothing was
     /// updated), and every reader sums rows anyway.
-    static func rollupTableSQL(_ set: RollupTableSet, _ grain: RollupGrain) -> String {
-        let table = set.table(grain)
-        let columns = set.columns.map { column in
+    static func rollupTableSQL(table: String, columns dimensions: [String]) -> String {
+        let columns = dimensions.map { column in
             "    \(column) \(column == "status" ? "INTEGER NOT NULL" : column == "host" || column == "kind" ? "TEXT NOT NULL" : "TEXT"),"
         }
         return """
@@ -129,7 +142,7 @@ public enum SQLiteLogSchema {
             \(columns.joined(separator: "\n"))
                 hits INTEGER NOT NULL
             );
-            CREATE INDEX \(table)_key ON \(table) (bucket_ms, \(set.columns.joined(separator: ", ")), hits);
+            CREATE INDEX \(table)_key ON \(table) (bucket_ms, \(dimensions.joined(separator: ", ")), hits);
 
             """
     }

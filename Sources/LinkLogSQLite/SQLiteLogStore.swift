@@ -13,6 +13,8 @@ final class SQLiteLogStore: LogStore {
     /// Per rollup table: add to a key's row, and insert the row when there was none to add to.
     private let addToRollup: [String: SQLiteStatement]
     private let insertRollup: [String: SQLiteStatement]
+    /// Per credit table: delete a key's row once its count is back to zero.
+    private let deleteEmptyCredit: [String: SQLiteStatement]
     private let fileIdentity: FileIdentity
 
     /// The file a path names, by device and inode.
@@ -52,18 +54,26 @@ final class SQLiteLogStore: LogStore {
         var deleteBefore = [try connection.prepare("DELETE FROM hits WHERE ts_ms < ?1", persistent: true)]
         var addToRollup: [String: SQLiteStatement] = [:]
         var insertRollup: [String: SQLiteStatement] = [:]
-        for set in RollupTableSet.allCases {
+        var deleteEmptyCredit: [String: SQLiteStatement] = [:]
+        let rollupTables =
+            RollupTableSet.allCases.flatMap { set in RollupGrain.allCases.map { (set.table($0), set.columns) } }
+            + RollupGrain.allCases.map { (CreditTable.table($0), CreditTable.columns) }
+        for (table, columns) in rollupTables {
             // `IS`, not `=`: NULL is a value of a dimension like any other. SQLite's indexes serve `IS`.
-            let keyMatch = (["bucket_ms = ?2"] + set.columns.enumerated().map { "\($1) IS ?\($0 + 3)" }).joined(separator: " AND ")
-            for grain in RollupGrain.allCases {
-                let table = set.table(grain)
-                deleteBefore.append(try connection.prepare("DELETE FROM \(table) WHERE bucket_ms < ?1", persistent: true))
-                addToRollup[table] = try connection.prepare("UPDATE \(table) SET hits = hits + ?1 WHERE \(keyMatch)", persistent: true)
-                let placeholders = (1...(set.columns.count + 2)).map { "?\($0)" }.joined(separator: ", ")
-                insertRollup[table] = try connection.prepare(
-                    "INSERT INTO \(table) (hits, bucket_ms, \(set.columns.joined(separator: ", "))) VALUES (\(placeholders))", persistent: true)
-            }
+            let keyMatch = (["bucket_ms = ?2"] + columns.enumerated().map { "\($1) IS ?\($0 + 3)" }).joined(separator: " AND ")
+            deleteBefore.append(try connection.prepare("DELETE FROM \(table) WHERE bucket_ms < ?1", persistent: true))
+            addToRollup[table] = try connection.prepare("UPDATE \(table) SET hits = hits + ?1 WHERE \(keyMatch)", persistent: true)
+            let placeholders = (1...(columns.count + 2)).map { "?\($0)" }.joined(separator: ", ")
+            insertRollup[table] = try connection.prepare(
+                "INSERT INTO \(table) (hits, bucket_ms, \(columns.joined(separator: ", "))) VALUES (\(placeholders))", persistent: true)
         }
+        for grain in RollupGrain.allCases {
+            let table = CreditTable.table(grain)
+            let keyMatch = (["bucket_ms = ?2"] + CreditTable.columns.enumerated().map { "\($1) IS ?\($0 + 3)" }).joined(separator: " AND ")
+            // ?1 is bound and unused, so the key binds like the other statements'.
+            deleteEmptyCredit[table] = try connection.prepare("DELETE FROM \(table) WHERE hits = 0 AND ?1 IS NOT NULL AND \(keyMatch)", persistent: true)
+        }
+        self.deleteEmptyCredit = deleteEmptyCredit
         self.deleteBefore = deleteBefore
         self.addToRollup = addToRollup
         self.insertRollup = insertRollup
@@ -82,13 +92,27 @@ final class SQLiteLogStore: LogStore {
 
     func insert(_ records: [LogRecord], droppedRecords: Int, marker: LogBatchMarker?) throws {
         try connection.transaction(.immediate) {
+            var paired = OpenCrediting.Inserted()
             for record in records {
                 defer { insertHit.reset() }
                 try bind(record)
                 _ = try insertHit.step()
+                paired.note(record, id: connection.lastInsertedRowID)
             }
             for (set, grain, counts) in RollupTable.counts(of: records) {
                 for (key, count) in counts { try addToRollup(set.table(grain), key, count) }
+            }
+            for (grain, changes) in try OpenCrediting(connection: connection).update(for: paired) {
+                let table = CreditTable.table(grain)
+                for (key, change) in changes {
+                    if change > 0 {
+                        try addToRollup(table, key, change)
+                    } else {
+                        // An open left this view's row, which holds it: only subtract, never make a row.
+                        try run(addToRollup[table]!, key, change)
+                        try run(deleteEmptyCredit[table]!, key, change)
+                    }
+                }
             }
             if droppedRecords > 0 {
                 defer { addDropped.reset() }
@@ -136,13 +160,18 @@ final class SQLiteLogStore: LogStore {
     /// Adds `count` hits to the rollup row of `key`, making the row when there is none.
     private func addToRollup(_ table: String, _ key: RollupKey, _ count: Int64) throws {
         for statement in [addToRollup[table]!, insertRollup[table]!] {
-            defer { statement.reset() }
-            try statement.bind(integer: count, at: 1)
-            try statement.bind(integer: key.bucketStart, at: 2)
-            for (offset, value) in key.values.enumerated() { try statement.bind(value, at: offset + 3) }
-            _ = try statement.step()
+            try run(statement, key, count)
             if connection.changes > 0 { return }
         }
+    }
+
+    /// Runs a statement of the rollup kind: `?1` a count, `?2` the bucket, then the key's values.
+    private func run(_ statement: SQLiteStatement, _ key: RollupKey, _ count: Int64) throws {
+        defer { statement.reset() }
+        try statement.bind(integer: count, at: 1)
+        try statement.bind(integer: key.bucketStart, at: 2)
+        for (offset, value) in key.values.enumerated() { try statement.bind(value, at: offset + 3) }
+        _ = try statement.step()
     }
 
     func deleteRows(before cutoffMilliseconds: Int64) throws -> Int {

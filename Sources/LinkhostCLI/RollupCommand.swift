@@ -7,7 +7,7 @@ import LinkLog
 struct RollupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rollup",
-        abstract: "Rebuild the hit log's hourly and daily counts from its hits.",
+        abstract: "Pair the app opens with their views again and rebuild the hit log's hourly and daily counts from its hits.",
         discussion: """
             stats reads whole hours and days from these counts, which the server keeps as it writes. Run this after \
             adding rows to the hits table by other means (a bulk load with sqlite3). It works a chunk of days at a time, \

@@ -51,11 +51,11 @@ struct LogSchemaMigrationTests {
         #expect(names.contains("params"))
         #expect(names.contains("client_class"))
         // Version 5: the rollups replaced the per-column indexes of versions 1 to 3; a time range
-        // still uses the time index.
+        // still uses the time index. Version 6 adds the index of app opens by their view.
         let indexes = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'hits' ORDER BY name")
         var indexNames: [String] = []
         while try indexes.step() { indexNames.append(indexes.text(at: 0) ?? "") }
-        #expect(indexNames == ["hits_open_time", "hits_secret_time", "hits_time"])
+        #expect(indexNames == ["hits_open_time", "hits_secret_time", "hits_time", "hits_view"])
         let plan = try connection.prepare("EXPLAIN QUERY PLAN SELECT id FROM hits WHERE utm_source = ?1 AND ts_ms >= ?2")
         var details: [String] = []
         while try plan.step() { details.append(plan.text(at: 3) ?? "") }
@@ -116,7 +116,7 @@ struct LogSchemaMigrationTests {
         let columns = try connection.prepare("SELECT name FROM pragma_table_info('hits')")
         var names: [String] = []
         while try columns.step() { names.append(columns.text(at: 0) ?? "") }
-        #expect(names.suffix(2) == ["event", "secret"])
+        #expect(names.suffix(3) == ["event", "secret", "view_id"])
         let index = try #require(try connection.queryText("SELECT sql FROM sqlite_master WHERE name = 'hits_secret_time'"))
         #expect(index.contains("(secret, ts_ms)") && index.contains("WHERE secret IS NOT NULL"), "\(index)")
         let plan = try connection.prepare("EXPLAIN QUERY PLAN SELECT id FROM hits WHERE secret = ?1 AND ts_ms <= ?2")
@@ -152,5 +152,28 @@ struct LogSchemaMigrationTests {
         let fixture = try LogFixture()
         let error = #expect(throws: LogError.self) { try fixture.reader() }
         #expect(error == .databaseMissing(path: fixture.databasePath))
+    }
+
+    @Test("a version 5 database gains the pairing: its app opens are paired with their views and the credit rollup counts them")
+    func version5GainsThePairing() throws {
+        typealias S = FunnelSample
+        let fixture = try LogFixture()
+        try fixture.write([
+            S.view("A", campaign: "spring"), S.open("A", at: S.base + S.hour), S.view("B", at: S.base + S.day, campaign: "autumn"),
+            S.view("B", at: S.base + 2 * S.day, campaign: "winter"), S.open("B", at: S.base + 3 * S.day), S.open("C", at: S.base + S.hour),
+        ])
+        // Back to version 5 as an older linkhost left it: no pairing column, index or credit tables.
+        let connection = try SQLiteConnection(path: fixture.databasePath)
+        try connection.execute(
+            """
+            DROP INDEX hits_view; ALTER TABLE hits DROP COLUMN view_id;
+            DROP TABLE credits_hourly; DROP TABLE credits_daily; PRAGMA user_version = 5;
+            """)
+        let reader = try fixture.reader()
+        #expect(try connection.userVersion() == SQLiteLogSchema.currentVersion)
+        let funnel = try reader.funnel(by: .utmCampaign)
+        #expect(funnel == (try LogReader(databasePath: fixture.databasePath, usesRollups: false).funnel(by: .utmCampaign)))
+        #expect(funnel.map { [$0.key ?? "-": $0.opensAfterView] } == [["autumn": 0], ["spring": 1], ["winter": 1], ["-": 0]], "\(funnel)")
+        #expect(try connection.queryInteger("SELECT SUM(hits) FROM credits_daily") == 2)
     }
 }

@@ -74,6 +74,20 @@ enum RandomLog {
             secretToken: FunnelSample.token(codes.randomElement(using: &generator)!))
     }
 
+    /// `count` codes each viewed on one day (every other one on a second day too, under another
+    /// campaign) and opened in the app two days after the first view; every fourth open is written
+    /// before its views, as after a spool replay. 2.5 rows per code.
+    static func pairedCodes(_ count: Int) -> [LogRecord] {
+        (0..<count).flatMap { code -> [LogRecord] in
+            let time = start + Int64(code) * 7 * hour
+            let views =
+                [FunnelSample.view("P\(code)", at: time, campaign: "c\(code % 3)")]
+                + (code % 2 == 0 ? [FunnelSample.view("P\(code)", at: time + day + 1, campaign: "d\(code % 5)")] : [])
+            let open = FunnelSample.open("P\(code)", at: time + 2 * day)
+            return code % 4 == 0 ? [open] + views : views + [open]
+        }
+    }
+
     /// A bound: none, a boundary, near one, or anywhere (sometimes outside the log's span).
     static func bound(_ generator: inout SeededGenerator) -> Int64? {
         switch Int.random(in: 0..<5, using: &generator) {
@@ -185,32 +199,49 @@ struct RollupTests {
         }
         // The comparison means something only if most queries found hits, and some funnels paired opens.
         #expect(nonEmpty > 120)
-        #expect(paired > 20)
+        #expect(paired >= 40)
     }
 
     @Test("a rebuild gives the rollups the writer kept, and makes rows loaded with plain SQL count")
     func rebuildMatchesTheWriter() throws {
         let fixture = try LogFixture()
-        try fixture.write(R.records(count: 1500, seed: 3))
+        // The random rows, and 40 codes each viewed on one or two days and opened in the app, some
+        // opens written before their views (as after a spool replay).
+        let records = R.records(count: 1400, seed: 3) + R.pairedCodes(40)
+        #expect(records.count == 1500)
+        try fixture.write(records)
         let connection = try SQLiteConnection(path: fixture.databasePath)
         // Every table of every family, summed per key.
         func tables() throws -> [[[SQLValue]]] {
-            try RollupTableSet.allCases.flatMap { set in
-                try RollupGrain.allCases.map { grain in
-                    let columns = (["bucket_ms"] + set.columns).joined(separator: ", ")
-                    let positions = (1...(set.columns.count + 1)).map(String.init).joined(separator: ", ")
-                    var rows: [[SQLValue]] = []
-                    try connection.query("SELECT \(columns), SUM(hits) FROM \(set.table(grain)) GROUP BY \(positions) ORDER BY \(positions)", []) {
-                        rows.append($0)
-                    }
-                    return rows
+            let families =
+                RollupTableSet.allCases.flatMap { set in RollupGrain.allCases.map { (set.table($0), set.columns) } }
+                + RollupGrain.allCases.map { (CreditTable.table($0), CreditTable.columns) }
+            return try families.map { table, dimensions in
+                let columns = (["bucket_ms"] + dimensions).joined(separator: ", ")
+                let positions = (1...(dimensions.count + 1)).map(String.init).joined(separator: ", ")
+                var rows: [[SQLValue]] = []
+                // A rebuild makes no row of zero; the writer must not leave one either (HAVING would hide it).
+                try connection.query("SELECT \(columns), SUM(hits), MIN(hits) FROM \(table) GROUP BY \(positions) ORDER BY \(positions)", []) {
+                    rows.append($0)
                 }
+                return rows
             }
         }
         let kept = try tables()
-        #expect(kept.count == 2 * RollupTableSet.allCases.count && kept.allSatisfy { $0.count > 20 })
-        // Every family counts every hit.
-        #expect(kept.allSatisfy { $0.reduce(0) { $0 + ($1.last?.integer ?? 0) } == 1500 })
+        #expect(kept.count == 2 * RollupTableSet.allCases.count + 2 && kept.allSatisfy { $0.count > 20 })
+        #expect(kept.allSatisfy { $0.allSatisfy { ($0.last?.integer ?? 0) > 0 } })
+        // Every family counts every hit; the credit rollup counts every paired open.
+        let paired = try connection.queryInteger("SELECT COUNT(*) FROM hits WHERE view_id IS NOT NULL") ?? 0
+        #expect(paired >= 40)
+        #expect(kept.dropLast(2).allSatisfy { $0.reduce(0) { $0 + ($1[$1.count - 2].integer ?? 0) } == 1500 })
+        #expect(kept.suffix(2).allSatisfy { $0.reduce(0) { $0 + ($1[$1.count - 2].integer ?? 0) } == paired })
+        // The pairing the writer kept is the one a rebuild makes.
+        func pairs() throws -> [[SQLValue]] {
+            var rows: [[SQLValue]] = []
+            try connection.query("SELECT id, view_id FROM hits WHERE view_id IS NOT NULL ORDER BY id", []) { rows.append($0) }
+            return rows
+        }
+        let keptPairs = try pairs()
         // Most hits share a rollup row with others, or the comparisons below would prove little.
         #expect(try connection.queryInteger("SELECT MAX(hits) FROM hits_hourly") ?? 0 >= 5)
 
@@ -229,8 +260,10 @@ struct RollupTests {
         #expect(try fixture.reader().stats(by: .kind, bulk) == LogReader(databasePath: fixture.databasePath, usesRollups: false).stats(by: .kind, bulk))
 
         try connection.execute("DELETE FROM hits WHERE utm_campaign = 'bulk'")
+        try connection.execute("UPDATE hits SET view_id = NULL")
         try RollupBuilder(connection: connection, chunkDays: 2).rebuild()
         #expect(try tables() == kept)
+        #expect(try pairs() == keptPairs)
     }
 
     @Test("retention deletes whole days from the hits and the rollups alike")

@@ -9,8 +9,10 @@ struct CountStatement {
     let counts: [(name: String, aggregate: (_ counting: String) -> String)]
     /// Conditions without parameters that every counted row must meet, on shared columns.
     let fixedClauses: [String]
-    /// Which family of rollup tables the rollup pieces read (one that has every column used).
-    let rollups: RollupTableSet
+    /// The rollup table a piece of each grain reads (one that has every column used).
+    let rollupTable: (RollupGrain) -> String
+    /// What the pieces cut from the raw rows read: the hit table, or a query naming its result `hits`.
+    var hitsSource = "hits"
 
     /// The statement over `pieces` with `filter`'s equalities; `nil` when there is nothing to count.
     func statement(pieces: [CountPiece], filter: LogFilter, dialect: any SQLDialect) -> (sql: String, arguments: [SQLValue])? {
@@ -21,8 +23,8 @@ struct CountStatement {
             let timeColumn: String
             let counting: String
             switch piece.source {
-            case .hits: (table, timeColumn, counting) = ("hits", "ts_ms", "1")
-            case .rollup(let grain): (table, timeColumn, counting) = (rollups.table(grain), RollupTable.bucketColumn, RollupTable.countColumn)
+            case .hits: (table, timeColumn, counting) = (hitsSource, "ts_ms", "1")
+            case .rollup(let grain): (table, timeColumn, counting) = (rollupTable(grain), RollupTable.bucketColumn, RollupTable.countColumn)
             }
             let clauses =
                 SQLCondition.timeClauses(since: piece.since, until: piece.until, column: timeColumn, into: &arguments)

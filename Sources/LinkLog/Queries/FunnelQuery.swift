@@ -2,15 +2,18 @@
 ///
 /// Two statements. `counted` counts views, clicks and app opens per group, the filter applying to
 /// each row; with rollups, whole days and hours come from the rollup tables and only the cut hours
-/// at the ends of the range from the hits (`RollupPlan`). `credited` pairs app opens with views: for every app open that carries a secret token,
-/// `paired` finds the latest view of the same token, site and rule at most
-/// `FunnelRow.pairingWindowMilliseconds` before it, with a correlated subquery that walks
-/// `hits_secret_time` backwards from the open's time and stops at the first view; it is
-/// `MATERIALIZED` so each open's view is found once (folded into the outer query, a filter on the
-/// view can make the engine run the subquery for every pair of view and open). The outer query looks
-/// each open's view up by id and groups by the view's row, the filter applying to the view. The opens
-/// scanned are narrowed by the filter's time, site and rule only as far as that cannot change the
-/// answer (a paired open shares the view's site and rule and comes at most the window after it).
+/// at the ends of the range from the hits (`RollupPlan`). `credited` counts the app opens that
+/// followed a view, per group of the view, the filter applying to the view: with rollups, from the
+/// pairing the writer keeps (`OpenCrediting`: `hits.view_id` and the `CreditTable` rollup), read
+/// like `counted`; without, by pairing at query time — for every app open that carries a secret
+/// token, a correlated subquery walks `hits_secret_time` backwards from the open's time to the
+/// latest view of the same token, site and rule at most `FunnelRow.pairingWindowMilliseconds`
+/// before it. That second way is slow on a large log (about a second on 10 million rows) and is
+/// kept as the reference the rollup answer is tested against. It is `MATERIALIZED` so each open's
+/// view is found once (folded into the outer query, a filter on the view can make the engine run
+/// the subquery for every pair of view and open), and the opens it scans are narrowed by the
+/// filter's time, site and rule only as far as that cannot change the answer (a paired open shares
+/// the view's site and rule and comes at most the window after it).
 /// The two are joined by group key here, not in SQL, and sorted here too (`StatsDimension.keyPrecedes`).
 struct FunnelQuery {
     let dimension: FunnelDimension?
@@ -19,6 +22,8 @@ struct FunnelQuery {
     let limit: Int?
     /// Where `counted` reads each part of the time range.
     let pieces: [CountPiece]
+    /// Whether `credited` reads the pairing the writer kept.
+    let usesRollups: Bool
 
     /// What a row must be to count in any column of `counted`.
     static let countedRows = [
@@ -34,6 +39,7 @@ struct FunnelQuery {
         rows.limit = nil
         self.filter = rows
         self.limit = filter.limit
+        self.usesRollups = usesRollups
         pieces =
             usesRollups ? RollupPlan.pieces(since: rows.since, until: rows.until) : [CountPiece(source: .hits, since: rows.since, until: rows.until)]
     }
@@ -56,14 +62,29 @@ struct FunnelQuery {
             key: { timeColumn in dimension?.statsDimension.keyExpression(timeColumn: timeColumn) ?? "NULL" },
             counts: Self.countedKinds.map { name, condition in (name, { counting in "SUM(CASE WHEN \(condition) THEN \(counting) ELSE 0 END)" }) },
             fixedClauses: Self.countedRows,
-            rollups: RollupTableSet.narrowest(
+            rollupTable: RollupTableSet.narrowest(
                 containing: Set(
-                    ["kind", "status", "event"] + [dimension?.statsDimension.column].compactMap { $0 } + SQLCondition.equalities(of: filter).map(\.column))))
+                    ["kind", "status", "event"] + [dimension?.statsDimension.column].compactMap { $0 } + SQLCondition.equalities(of: filter).map(\.column))
+            ).table)
         return count.statement(pieces: pieces, filter: filter, dialect: dialect)
     }
 
-    /// Per group of the view: how many app opens it is the latest view before.
-    func creditedStatement(_ dialect: any SQLDialect) -> (sql: String, arguments: [SQLValue]) {
+    /// Per group of the view: how many app opens it is the latest view before; `nil` for an empty
+    /// time range.
+    func creditedStatement(_ dialect: any SQLDialect) -> (sql: String, arguments: [SQLValue])? {
+        guard usesRollups else { return pairingStatement(dialect) }
+        let dimension = dimension
+        var count = CountStatement(
+            key: { timeColumn in dimension?.statsDimension.keyExpression(timeColumn: timeColumn) ?? "NULL" },
+            counts: [("opens", { "SUM(\($0))" })],
+            fixedClauses: [],
+            rollupTable: CreditTable.table)
+        count.hitsSource = CreditTable.pairedViews
+        return count.statement(pieces: pieces, filter: filter, dialect: dialect)
+    }
+
+    /// `creditedStatement` by pairing every open in range at query time (the reference).
+    private func pairingStatement(_ dialect: any SQLDialect) -> (sql: String, arguments: [SQLValue]) {
         var arguments = SQLArguments(dialect: dialect)
         let window = FunnelRow.pairingWindowMilliseconds
         let opens = LogFilter(
@@ -76,15 +97,7 @@ struct FunnelQuery {
         let viewClauses = SQLCondition.clauses(of: filter, into: &arguments)
         let sql = """
             WITH paired AS MATERIALIZED (
-                SELECT (
-                    SELECT seen.id FROM hits AS seen
-                    WHERE seen.secret = opened.secret
-                      AND seen.ts_ms BETWEEN opened.ts_ms - \(window) AND opened.ts_ms
-                      AND seen.kind = 'fallback' AND seen.status = 200
-                      AND \(dialect.isNotDistinct("seen.site", "opened.site")) AND \(dialect.isNotDistinct("seen.rule", "opened.rule"))
-                    ORDER BY seen.ts_ms DESC, seen.id DESC
-                    LIMIT 1
-                ) AS view_id
+                SELECT \(OpenCrediting.latestView(dialect)) AS view_id
                 FROM hits AS opened\(SQLCondition.whereClause(openClauses))
             )
             SELECT \(keyExpression()) AS key, COUNT(*) AS opens

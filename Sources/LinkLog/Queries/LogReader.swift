@@ -122,8 +122,9 @@ public final class LogReader {
             }
         }
         var credited: [SQLValue: Int] = [:]
-        let (creditedSQL, creditedArguments) = query.creditedStatement(connection.dialect)
-        try connection.query(creditedSQL, creditedArguments) { row in credited[row[0], default: 0] += Int(row[1].integer ?? 0) }
+        if let (creditedSQL, creditedArguments) = query.creditedStatement(connection.dialect) {
+            try connection.query(creditedSQL, creditedArguments) { row in credited[row[0], default: 0] += Int(row[1].integer ?? 0) }
+        }
         return query.rows(counted: counted, credited: credited)
     }
 

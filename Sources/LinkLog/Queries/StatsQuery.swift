@@ -19,12 +19,13 @@ struct StatsQuery {
     /// `SELECT key, count`, one row per group; `nil` for an empty time range.
     func statement(_ dialect: any SQLDialect) -> (sql: String, arguments: [SQLValue])? {
         let dimension = dimension
+        let family = RollupTableSet.narrowest(containing: Set([dimension.column].compactMap { $0 } + SQLCondition.equalities(of: filter).map(\.column)))
         let count = CountStatement(
             key: { dimension.keyExpression(timeColumn: $0) },
             // SUM(1) on the hits, so both kinds of piece read alike; a group is never empty.
             counts: [("hits", { "SUM(\($0))" })],
             fixedClauses: [],
-            rollups: RollupTableSet.narrowest(containing: Set([dimension.column].compactMap { $0 } + SQLCondition.equalities(of: filter).map(\.column))))
+            rollupTable: family.table)
         return count.statement(pieces: pieces, filter: filter, dialect: dialect)
     }
 

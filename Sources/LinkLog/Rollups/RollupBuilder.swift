@@ -6,6 +6,10 @@
 /// counts either all of a batch's rows or none of them. The first chunk is open towards the past and
 /// the last towards the future, so rollup rows of times without hits go too, and rows written after
 /// the rebuild began are counted.
+///
+/// The app opens are paired with their views again first (`OpenCrediting`), a chunk of opens at a
+/// time, so that each chunk's credit rollup (filed under the view's time) can then count opens of
+/// up to a pairing window later.
 public struct RollupBuilder {
     private let connection: any LogSQLConnection
     private let chunkDays: Int64
@@ -16,28 +20,87 @@ public struct RollupBuilder {
         self.chunkDays = Int64(max(1, chunkDays))
     }
 
-    /// Rebuilds every rollup table, each chunk in its own transaction; `progress` is told after each
-    /// chunk. Returns the hits counted.
+    /// Pairs every app open again, then rebuilds every rollup table, each chunk in its own
+    /// transaction; `progress` is told after each chunk of either pass. Returns the hits counted.
     @discardableResult
     public func rebuild(progress: (RollupProgress) -> Void = { _ in }) throws -> Int64 {
-        try rebuild(inTransactions: true, progress: progress)
-    }
-
-    /// Rebuilds inside a transaction the caller holds (a migration), so the schema change and the
-    /// counts are committed together.
-    package func rebuildInCurrentTransaction() throws {
-        _ = try rebuild(inTransactions: false, progress: { _ in })
-    }
-
-    private func rebuild(inTransactions: Bool, progress: (RollupProgress) -> Void) throws -> Int64 {
         let chunks = try chunkBounds()
+        let total = chunks.count * 2
+        for (index, chunk) in chunks.enumerated() {
+            try connection.writeTransaction { try pairOpens(chunk) }
+            progress(RollupProgress(chunksDone: index + 1, totalChunks: total, hitsCounted: 0))
+        }
         var counted: Int64 = 0
         for (index, chunk) in chunks.enumerated() {
-            let hits = inTransactions ? try connection.writeTransaction { try rebuildChunk(chunk) } : try rebuildChunk(chunk)
-            counted += hits
-            progress(RollupProgress(chunksDone: index + 1, totalChunks: chunks.count, hitsCounted: counted))
+            let work = {
+                try rebuildCredits(chunk)
+                return try rebuildChunk(chunk)
+            }
+            counted += try connection.writeTransaction(work)
+            progress(RollupProgress(chunksDone: chunks.count + index + 1, totalChunks: total, hitsCounted: counted))
         }
         return counted
+    }
+
+    /// Rebuilds the hit rollups (not the credit rollup: the migration that adds the hit rollups runs
+    /// before the one that adds pairing) inside a transaction the caller holds, so the schema change
+    /// and the counts are committed together.
+    package func rebuildHitRollupsInCurrentTransaction() throws {
+        for chunk in try chunkBounds() { _ = try rebuildChunk(chunk) }
+    }
+
+    /// Pairs every app open again and rebuilds only the credit rollup, inside a transaction the
+    /// caller holds (the migration that adds them).
+    package func rebuildCreditsInCurrentTransaction() throws {
+        let chunks = try chunkBounds()
+        for chunk in chunks { try pairOpens(chunk) }
+        for chunk in chunks { try rebuildCredits(chunk) }
+    }
+
+    /// Sets `view_id` of the app opens in the chunk (by the open's time) to the view they follow.
+    private func pairOpens(_ chunk: (since: Int64?, until: Int64?)) throws {
+        var arguments = SQLArguments(dialect: connection.dialect)
+        let clauses =
+            ["kind = 'app_open'", "secret IS NOT NULL"] + SQLCondition.timeClauses(since: chunk.since, until: chunk.until, column: "ts_ms", into: &arguments)
+        try connection.execute(
+            "UPDATE hits AS opened SET view_id = \(OpenCrediting.latestView(connection.dialect))\(SQLCondition.whereClause(clauses))", arguments.values)
+    }
+
+    /// Deletes the chunk's credit rows and counts them again from the paired opens, by the view's
+    /// time: the opens are read from the chunk's start to a pairing window past its end (through
+    /// their own index, `CROSS JOIN` keeping SQLite from walking every view of the chunk instead).
+    private func rebuildCredits(_ chunk: (since: Int64?, until: Int64?)) throws {
+        let bucket = RollupTable.bucketColumn
+        let count = RollupTable.countColumn
+        for grain in RollupGrain.coarsestFirst {
+            var arguments = SQLArguments(dialect: connection.dialect)
+            let clauses = SQLCondition.timeClauses(since: chunk.since, until: chunk.until, column: bucket, into: &arguments)
+            try connection.execute("DELETE FROM \(CreditTable.table(grain))\(SQLCondition.whereClause(clauses))", arguments.values)
+        }
+        var arguments = SQLArguments(dialect: connection.dialect)
+        let window = FunnelRow.pairingWindowMilliseconds
+        let openUntil = chunk.until.map { $0 > Int64.max - window ? Int64.max : $0 + window }
+        let clauses =
+            ["opened.kind = 'app_open'", "opened.secret IS NOT NULL", "seen.id = opened.view_id"]
+            + SQLCondition.timeClauses(since: chunk.since, until: openUntil, column: "opened.ts_ms", into: &arguments)
+            + SQLCondition.timeClauses(since: chunk.since, until: chunk.until, column: "seen.ts_ms", into: &arguments)
+        let columns = CreditTable.columns
+        try connection.execute(
+            """
+            INSERT INTO \(CreditTable.table(.hour)) (\(bucket), \(columns.joined(separator: ", ")), \(count))
+            SELECT \(RollupGrain.hour.bucketExpression("seen.ts_ms")), \(columns.map { "seen.\($0)" }.joined(separator: ", ")), COUNT(*)
+            FROM hits AS opened CROSS JOIN hits AS seen\(SQLCondition.whereClause(clauses))
+            GROUP BY \(Self.positions(columns.count + 1))
+            """, arguments.values)
+        var dayArguments = SQLArguments(dialect: connection.dialect)
+        let dayClauses = SQLCondition.timeClauses(since: chunk.since, until: chunk.until, column: bucket, into: &dayArguments)
+        try connection.execute(
+            """
+            INSERT INTO \(CreditTable.table(.day)) (\(bucket), \(columns.joined(separator: ", ")), \(count))
+            SELECT \(RollupGrain.day.bucketExpression(bucket)), \(columns.joined(separator: ", ")), SUM(\(count))
+            FROM \(CreditTable.table(.hour))\(SQLCondition.whereClause(dayClauses))
+            GROUP BY \(Self.positions(columns.count + 1))
+            """, dayArguments.values)
     }
 
     /// The chunks, each `[since, until)` on day boundaries, the first open below and the last above.

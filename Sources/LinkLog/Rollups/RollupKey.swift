@@ -14,7 +14,8 @@ package struct RollupKey: Hashable, Sendable {
         ]
     }
 
-    private init(bucketStart: Int64, values: [SQLValue]) {
+    /// A key from its parts (values in the order of the family's columns).
+    package init(bucketStart: Int64, values: [SQLValue]) {
         self.bucketStart = bucketStart
         self.values = values
     }
