@@ -19,9 +19,10 @@ import time
 import zlib
 
 from selenium import webdriver
-from selenium.common.exceptions import UnexpectedAlertPresentException
+from selenium.common.exceptions import TimeoutException, UnexpectedAlertPresentException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 IPHONE_UA = ("Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 "
              "(KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1")
@@ -175,6 +176,11 @@ def main():
         button = driver.find_element(By.ID, "copy-link")
         before = button.text
         button.click()
+        # The text changes when the clipboard's promise settles, which may be after click returns.
+        try:
+            WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "copy-link").text != before)
+        except TimeoutException:
+            pass
         after = driver.find_element(By.ID, "copy-link").text
         report["copyButton"] = {"before": before, "after": after}
         if after != button.get_attribute("data-copied") or after == before:

@@ -19,6 +19,8 @@ from selenium import webdriver
 from selenium.common.exceptions import UnexpectedAlertPresentException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from browser_check import png_is_blank  # noqa: E402
@@ -50,7 +52,9 @@ def main():
         driver.find_element(By.NAME, "token").send_keys(token)
         driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
         try:
-            driver.find_element(By.CSS_SELECTOR, "section.recent")
+            # The click starts a POST and a 303 to the dashboard; on a loaded machine the old page
+            # can still be there when the click returns, so wait for the new one.
+            WebDriverWait(driver, 60).until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, "section.recent")))
         except UnexpectedAlertPresentException:
             report["failures"].append("an alert opened: a logged value ran as script")
             raise
