@@ -229,6 +229,7 @@ let package = Package(
             name: "LinkhostKitTests",
             dependencies: [
                 "LinkhostKit", "LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL", "OrderedJSON", "HTTPServing", "TestSupport", "AssetLinks", "CDNCheck",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictness
         ),

@@ -40,7 +40,7 @@ struct IDNATests {
         ("-bücher.example", "starts or ends with a hyphen"),
         ("bü--cher.example", "hyphens in its third and fourth positions"),
         ("\u{301}bücher.example", "starts with a combining mark (U+0301)"),
-        ("bü\u{200D}cher.example", "joiner"),
+        ("bü\u{200D}cher.example", "ZERO WIDTH JOINER (U+200D) that does not follow a virama"),
         ("ａbü.example", "compatibility or case variant"),  // fullwidth a
         ("a\u{640}ü.example", "U+0640"),
         ("ü·x.example", "middle dot"),

@@ -60,4 +60,34 @@ struct RuleOrderLintTests {
         #expect(finding.message.contains("the 4 rules after it that would open the app"))
         #expect(finding.message.contains("and 1 more"))
     }
+
+    @Test(arguments: [
+        (ValidatorTests.component(#"{"/": "*"}, {"/": "/a"}, {"/": "/b", "exclude": true}, {"/": "/c"}"#), "components[0]", 3),
+        (ValidatorTests.component(##"{"/": "/x"}, {"/": "/*", "#": "*"}, {"/": "/a"}"##), "components[1]", 1),
+        (legacy(#""/a", "*", "/b", "NOT /c""#), "paths[1]", 2),
+        // An exclusion of every URL after the catch-all is one of its dead rules, not an AASA026 of its own.
+        (ValidatorTests.component(#"{"/": "*"}, {"/": "*", "exclude": true}, {"/": "/a"}"#), "components[0]", 2),
+    ])
+    func rulesAfterACatchAllAreReportedOnceOnIt(json: String, rule: String, dead: Int) throws {
+        let report = Self.report(json)
+        let shadowed = report.findings(.shadowedRule)
+        #expect(shadowed.count == 1, "\(shadowed)")
+        let finding = try #require(shadowed.first)
+        #expect(finding.path == "applinks.details[0].\(rule)")
+        let index = rule.filter(\.isNumber)
+        #expect(finding.message.contains("rule \(index) of this entry"), "\(finding.message)")
+        #expect(finding.message.contains("the \(dead) \(dead == 1 ? "rule" : "rules") after it"), "\(finding.message)")
+        #expect(finding.message.contains(dead == 1 ? "never applies" : "never apply"), "\(finding.message)")
+        #expect(finding.fix.hasPrefix("move the rule"), "\(finding.fix)")
+        #expect(report.findings(.wholeSiteCatchAll).map(\.path) == ["applinks.details[0].\(rule)"])
+        #expect(report.findings(.wholeSiteExclusion).isEmpty)
+        #expect(report.findings(.wholeSiteExclusionShadows).isEmpty)
+    }
+
+    @Test func rulesBeforeACatchAllAreStillComparedOneByOne() {
+        let report = Self.report(ValidatorTests.component(#"{"/": "/a/*"}, {"/": "/a/b"}, {"/": "*"}, {"/": "/c"}, {"/": "/d"}"#))
+        #expect(report.findings(.shadowedRule).map(\.path).sorted() == ["applinks.details[0].components[1]", "applinks.details[0].components[2]"])
+        let catchAll = report.findings(.shadowedRule).first { $0.path.hasSuffix("components[2]") }
+        #expect(catchAll?.message.contains("(applinks.details[0].components[3], applinks.details[0].components[4])") == true, "\(String(describing: catchAll))")
+    }
 }

@@ -32,15 +32,8 @@ public struct AASADocument: Sendable {
     /// Reads a file's bytes: JSON, or JSON in a CMS signed envelope (how iOS 8 wanted it; the
     /// `swcd` parser still accepts both), which is unwrapped and reported (AASA040).
     public init(bytes: [UInt8]) throws(AASADocumentError) {
-        var json = bytes
-        var isSigned = false
-        switch CMSEnvelope.unwrap(bytes) {
-        case .notCMS: break
-        case .content(let content):
-            json = content
-            isSigned = true
-        case .malformed(let reason): throw .malformedSignature(reason)
-        }
+        let content = try AASAFileContent(fileBytes: bytes)
+        let json = content.json
         let parser = JSONParser(duplicateKeys: .keepAll, maximumDepth: Self.maximumNestingDepth, allowsByteOrderMark: true)
         let value: JSONValue
         do {
@@ -51,7 +44,7 @@ public struct AASADocument: Sendable {
         let hasBOM = json.starts(with: [0xEF, 0xBB, 0xBF])
         // The size limit is on the file as served, envelope included ("regardless of whether the
         // file is signed").
-        try self.init(json: value, byteCount: bytes.count, startsWithByteOrderMark: hasBOM, isSigned: isSigned)
+        try self.init(json: value, byteCount: bytes.count, startsWithByteOrderMark: hasBOM, isSigned: content.wasSigned)
     }
 
     /// Reads a file's text (its UTF-8 bytes).
@@ -67,15 +60,7 @@ public struct AASADocument: Sendable {
     private init(json: JSONValue, byteCount: Int?, startsWithByteOrderMark: Bool, isSigned: Bool) throws(AASADocumentError) {
         guard let members = json.objectMembers else { throw .rootNotObject(found: json.kindDescription) }
         var diagnostics: [AASAFinding] = []
-        if isSigned {
-            diagnostics.append(
-                AASAFinding(
-                    .signedFile, at: .root,
-                    "the file is JSON inside a CMS (PKCS #7) signature, as iOS 8 required; iOS 9 and later read plain JSON over HTTPS, and the signature is obsolete (linkhost reads the content without verifying it)",
-                    fix:
-                        "serve the JSON itself with Content-Type: application/json (openssl cms -verify -noverify -inform DER -in FILE -out aasa.json extracts it)"
-                ))
-        }
+        if isSigned { diagnostics.append(AASAFileContent.signedFileFinding) }
         if startsWithByteOrderMark {
             diagnostics.append(
                 AASAFinding(

@@ -4,18 +4,28 @@ internal import Foundation
 /// A-label (`bücher.example` → `xn--bcher-kva.example`), so a domain and a URL match whichever way
 /// either is written. Apple asks for IDNs in Punycode in the entitlement (spec §1).
 ///
-/// What is implemented of IDNA 2008 (RFC 5890–5892), since no library for it is available here:
+/// What is implemented of IDNA 2008 (RFC 5890–5893), since no library for it is available here:
 /// lower-casing and NFC (Foundation) before anything else; labels split on `.` and the dots UTS 46
 /// maps to it (`。`, `．`, `｡`); each non-ASCII label checked against RFC 5892's rules as far as
 /// they follow from Unicode properties — letters, marks and digits only (`Ll`, `Lo`, `Lm`, `Mn`,
 /// `Mc`, `Nd`) and hyphens, nothing that changes under NFKC case folding, the exceptions table of
-/// section 2.6, no leading combining mark, no hyphen first, last or in positions 3–4, and the
-/// CONTEXTO rules for digits, the middle dot, the Greek keraia, the Hebrew punctuation and the
-/// Katakana middle dot — then encoded with Punycode (RFC 3492). An `xn--` label must decode to a
-/// label that passes the same checks and encodes back to itself. Not implemented, and therefore
-/// refused rather than guessed: the CONTEXTJ joiners (U+200C, U+200D); the Bidi rule is not checked.
-/// ASCII labels are left as they are (lower-cased), except that an empty label or one longer than 63
-/// characters is refused. IP literals pass unchanged.
+/// section 2.6, no leading combining mark, no hyphen first, last or in positions 3–4, the CONTEXTJ
+/// rules for the joiners U+200C and U+200D (``ContextJRule``) and the CONTEXTO rules for digits,
+/// the middle dot, the Greek keraia, the Hebrew punctuation and the Katakana middle dot — then
+/// encoded with Punycode (RFC 3492). An `xn--` label must decode to a label that passes the same
+/// checks and encodes back to itself. A name with a right-to-left label must pass the Bidi rule
+/// (RFC 5893, ``BidiRule``) in every label. ASCII labels are left as they are (lower-cased),
+/// except that an empty label or one longer than 63 characters is refused. IP literals pass
+/// unchanged.
+///
+/// Unicode versions: the standard library's properties (general category, NFKC case folding,
+/// combining classes) are Unicode 16.0 in Swift 6.3, while the Bidi_Class and Joining_Type tables
+/// come from Debian's unicode-data, Unicode 15.0 (``UnicodePropertyRuns/unicodeVersion``).
+/// Decision: a label holding a code point that Unicode 15.0 does not assign is refused, because
+/// neither rule can be checked for it (Garay, new in 16.0, is right-to-left), and IDNA 2008
+/// derives validity per Unicode version, so under 15.0 such a code point is UNASSIGNED and
+/// invalid anyway. Every code point the other checks accept and 15.0 assigns has its properties in
+/// both sources; a later unicode-data only widens what is accepted (`scripts/generate-unicode-tables`).
 public enum IDNA {
     /// The host in lower case with every label in ASCII (`xn--` for non-ASCII ones); a trailing dot
     /// is kept. Throws when a label is empty, too long or not a valid IDNA 2008 label.
@@ -27,37 +37,52 @@ public enum IDNA {
         let trailingDot = labels.count > 1 && labels.last?.isEmpty == true
         if trailingDot { labels.removeLast() }
         var ascii: [String] = []
+        var unicodeLabels: [(given: String, scalars: [Unicode.Scalar])] = []
         for label in labels {
-            ascii.append(try asciiLabel(String(label), host: host))
+            let converted = try asciiLabel(String(label), host: host)
+            ascii.append(converted.ascii)
+            unicodeLabels.append((String(label), converted.unicode))
+        }
+        // RFC 5893: in a name with a right-to-left label, every label meets the Bidi rule.
+        if unicodeLabels.contains(where: { BidiRule.isRightToLeft($0.scalars) }) {
+            for label in unicodeLabels {
+                guard let problem = BidiRule.problem(in: label.scalars) else { continue }
+                let unicode = String(String.UnicodeScalarView(label.scalars))
+                let shown = unicode == label.given ? "\"\(label.given)\"" : "\"\(label.given)\" (\"\(visible(unicode))\")"
+                throw IDNAError(host: host, reason: "the label \(shown) \(problem)")
+            }
         }
         return ascii.joined(separator: ".") + (trailingDot ? "." : "")
     }
 
-    private static func asciiLabel(_ label: String, host: String) throws(IDNAError) -> String {
+    /// The label's ASCII form and the code points it stands for (the U-label of an `xn--` label).
+    private static func asciiLabel(_ label: String, host: String) throws(IDNAError) -> (ascii: String, unicode: [Unicode.Scalar]) {
         func fail(_ reason: String) -> IDNAError { IDNAError(host: host, reason: reason) }
         guard !label.isEmpty else { throw fail("it has an empty label (two dots in a row, or a dot at the start)") }
         let scalars = Array(label.unicodeScalars)
         if scalars.allSatisfy(\.isASCII) {
+            var unicode = scalars
             if label.hasPrefix("xn--") {
                 guard let decoded = Punycode.decode(String(label.dropFirst(4))), decoded.contains(where: { !$0.isASCII }) else {
                     throw fail("the label \"\(label)\" starts with xn-- but is not valid Punycode for a non-ASCII label")
                 }
-                let unicode = String(String.UnicodeScalarView(decoded))
+                let text = String(String.UnicodeScalarView(decoded))
                 if let problem = uLabelProblem(decoded) {
-                    throw fail("the label \"\(label)\" stands for \"\(visible(unicode))\", which \(problem)")
+                    throw fail("the label \"\(label)\" stands for \"\(visible(text))\", which \(problem)")
                 }
-                guard unicode.precomposedStringWithCanonicalMapping == unicode, Punycode.encode(decoded).map({ "xn--" + $0 }) == label else {
-                    throw fail("the label \"\(label)\" is not the A-label of \"\(visible(unicode))\" (it does not encode back to itself)")
+                guard text.precomposedStringWithCanonicalMapping == text, Punycode.encode(decoded).map({ "xn--" + $0 }) == label else {
+                    throw fail("the label \"\(label)\" is not the A-label of \"\(visible(text))\" (it does not encode back to itself)")
                 }
+                unicode = decoded
             }
             guard label.utf8.count <= 63 else { throw fail("the label \"\(label)\" is longer than 63 characters") }
-            return label
+            return (label, unicode)
         }
         if let problem = uLabelProblem(scalars) { throw fail("the label \"\(label)\" \(problem)") }
         guard let encoded = Punycode.encode(scalars) else { throw fail("the label \"\(label)\" cannot be encoded") }
         let aLabel = "xn--" + encoded
         guard aLabel.utf8.count <= 63 else { throw fail("the label \"\(label)\" is \(aLabel.utf8.count) characters as \(aLabel), more than 63") }
-        return aLabel
+        return (aLabel, scalars)
     }
 
     /// Why `label` (lower-cased, NFC) is not a valid IDNA 2008 U-label, or `nil`.
@@ -73,7 +98,7 @@ public enum IDNA {
     }
 
     private static func scalarProblem(_ scalar: Unicode.Scalar, at position: Int, in label: [Unicode.Scalar]) -> String? {
-        let name = isInvisible(scalar) ? "U+\(hex(scalar))" : "U+\(hex(scalar)) (\(String(scalar)))"
+        let name = Self.name(scalar)
         switch scalar.value {
         // RFC 5892 section 2.6: valid despite the rules below, and never valid despite them.
         case 0xDF, 0x3C2, 0x6FD, 0x6FE, 0xF0B, 0x3007:
@@ -81,7 +106,7 @@ public enum IDNA {
         case 0x640, 0x7FA, 0x302E, 0x302F, 0x3031...0x3035, 0x303B:
             return "holds \(name), which IDNA 2008 does not allow"
         case 0x200C, 0x200D:
-            return "holds the joiner \(name), whose contextual rule linkhost does not check"
+            return ContextJRule.problem(at: position, in: label)
         // CONTEXTO (RFC 5892 appendix A).
         case 0xB7:
             let between = position > 0 && position + 1 < label.count && label[position - 1] == "l" && label[position + 1] == "l"
@@ -112,7 +137,17 @@ public enum IDNA {
         if scalar.properties.changesWhenNFKCCaseFolded {
             return "holds \(name), which IDNA 2008 does not allow (it is a compatibility or case variant of another character)"
         }
+        // See the type's comment on Unicode versions: every assigned code point has a Bidi_Class.
+        if BidiClass(scalar) == nil {
+            return "holds \(name), which is newer than Unicode \(UnicodePropertyRuns.unicodeVersion), the version linkhost checks the Bidi"
+                + " and joiner rules with"
+        }
         return nil
+    }
+
+    /// `U+00FC (ü)`, or `U+200D` alone for a character that does not print.
+    static func name(_ scalar: Unicode.Scalar) -> String {
+        isInvisible(scalar) ? "U+\(hex(scalar))" : "U+\(hex(scalar)) (\(String(scalar)))"
     }
 
     /// Controls, format characters, separators and unassigned code points, which a message must

@@ -2,6 +2,11 @@ import OrderedJSON
 
 /// Findings about the order of one entry's rules: unreachable rules, whole-site catch-alls, and
 /// exclusions of every URL that turn the entry's links off.
+///
+/// A rule that matches (or excludes) every URL ends the list for the rules after it: they are
+/// named once, in one finding on that rule (AASA020 for a catch-all, AASA025/AASA026 for an
+/// exclusion), not once each, which for a catch-all at the top of a long list buried the cause
+/// under a warning per rule.
 enum RuleOrderChecks {
     /// Rules compared pairwise per entry at most; beyond this only catch-alls are reported, which
     /// keeps a hostile file of thousands of rules from taking quadratic time.
@@ -15,25 +20,61 @@ enum RuleOrderChecks {
         }
     }
 
-    /// One rule as the whole-site exclusion check sees it.
+    /// One rule as the checks of rules that match every URL see it.
     private struct OrderedRule {
         let index: Int
         let jsonPath: JSONPath
         let excludes: Bool
         let blocksEverything: Bool
+        let opensEverything: Bool
+        /// How a finding quotes the rule's pattern after its index (`("*")` for a legacy path).
+        var quoted = ""
+        /// What a rule that opens everything matches: legacy paths see the path only.
+        var everything = "every URL"
+    }
+
+    /// Findings for the first rule that opens or blocks every URL, and the position after which
+    /// every rule is dead (and already named), or `nil`.
+    private static func everyURLFindings(_ rules: [OrderedRule], entry: AASADetailsEntry, example: String) -> ([AASAFinding], deadAfter: Int?) {
+        guard let position = rules.firstIndex(where: { $0.opensEverything || $0.blocksEverything }) else { return ([], nil) }
+        if rules[position].blocksEverything {
+            return (wholeSiteExclusionFindings(rules, at: position, entry: entry, example: example), nil)
+        }
+        return (catchAllShadowFindings(rules, at: position), position)
+    }
+
+    /// AASA020 once for a catch-all followed by other rules: it matches first, so none of them ever
+    /// applies, exclusions included.
+    private static func catchAllShadowFindings(_ rules: [OrderedRule], at position: Int) -> [AASAFinding] {
+        let catchAll = rules[position]
+        let after = Array(rules[(position + 1)...])
+        guard !after.isEmpty else { return [] }
+        let verb = after.count == 1 ? "never applies" : "never apply"
+        return [
+            AASAFinding(
+                .shadowedRule, at: catchAll.jsonPath,
+                "rule \(catchAll.index) of this entry\(catchAll.quoted) matches \(catchAll.everything), so the \(count(after.count, "rule")) after it (\(list(after))) \(verb):"
+                    + " the first rule that matches decides",
+                fix:
+                    "move the \(after.count == 1 ? "rule" : "rules") after it above it (an exclusion must come before the rules it carves out of), or remove \(after.count == 1 ? "it" : "them")"
+            )
+        ]
     }
 
     private static func componentFindings(_ components: [CompiledComponent], entry: AASADetailsEntry) -> [AASAFinding] {
-        var findings = wholeSiteExclusionFindings(
+        let (everyURL, deadAfter) = everyURLFindings(
             components.map {
                 OrderedRule(
-                    index: $0.index, jsonPath: $0.effective.jsonPath, excludes: $0.exclude, blocksEverything: RuleCoverage.isWholeSiteExclusion($0))
+                    index: $0.index, jsonPath: $0.effective.jsonPath, excludes: $0.exclude, blocksEverything: RuleCoverage.isWholeSiteExclusion($0),
+                    opensEverything: RuleCoverage.isCatchAll($0))
             },
             entry: entry, example: #"{"/": "/admin/*", "exclude": true}"#)
+        var findings = everyURL
         for (position, component) in components.enumerated() {
             let path = component.effective.jsonPath
-            // A rule behind a whole-site exclusion is already named by that finding (the root cause).
-            if position < maximumComparedRules,
+            // A rule behind a catch-all or a whole-site exclusion is already named by that rule's
+            // finding (the root cause).
+            if position < maximumComparedRules, position <= deadAfter ?? position,
                 let earlier = components.prefix(position).first(where: { RuleCoverage.covers($0, component) }),
                 !RuleCoverage.isWholeSiteExclusion(earlier)
             {
@@ -61,13 +102,17 @@ enum RuleOrderChecks {
 
     private static func legacyFindings(_ paths: [CompiledLegacyPath], entry: AASADetailsEntry) -> [AASAFinding] {
         let blocksEverything = { (path: CompiledLegacyPath) in path.source.isExclusion && path.pattern.matchesEverything }
-        var findings = wholeSiteExclusionFindings(
+        let (everyURL, deadAfter) = everyURLFindings(
             paths.map {
-                OrderedRule(index: $0.source.index, jsonPath: $0.source.jsonPath, excludes: $0.source.isExclusion, blocksEverything: blocksEverything($0))
+                OrderedRule(
+                    index: $0.source.index, jsonPath: $0.source.jsonPath, excludes: $0.source.isExclusion, blocksEverything: blocksEverything($0),
+                    opensEverything: !$0.source.isExclusion && $0.pattern.matchesEverything, quoted: " (\"\(Elision.middle($0.source.text))\")",
+                    everything: "every path")
             },
             entry: entry, example: #""NOT /admin/*""#)
+        var findings = everyURL
         for (position, path) in paths.enumerated() {
-            if position < maximumComparedRules,
+            if position < maximumComparedRules, position <= deadAfter ?? position,
                 let earlier = paths.prefix(position).first(where: { PatternInclusion.includes($0.pattern, path.pattern) }),
                 !blocksEverything(earlier)
             {
@@ -89,11 +134,11 @@ enum RuleOrderChecks {
         return findings
     }
 
-    /// AASA025 / AASA026 for the first rule that excludes every URL: with no opening rule before it,
+    /// AASA025 / AASA026 for the first rule that excludes every URL (`position`; none before it opens
+    /// every URL): with no opening rule before it,
     /// no link of the entry's apps opens the app (an error); after some, every rule behind it is dead
     /// (a warning). One after every opening rule only ends the list, which is harmless.
-    private static func wholeSiteExclusionFindings(_ rules: [OrderedRule], entry: AASADetailsEntry, example: String) -> [AASAFinding] {
-        guard let position = rules.firstIndex(where: \.blocksEverything) else { return [] }
+    private static func wholeSiteExclusionFindings(_ rules: [OrderedRule], at position: Int, entry: AASADetailsEntry, example: String) -> [AASAFinding] {
         let exclusion = rules[position]
         let before = rules[..<position].filter { !$0.excludes }
         let after = rules[(position + 1)...].filter { !$0.excludes }

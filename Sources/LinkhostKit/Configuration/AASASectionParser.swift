@@ -1,9 +1,11 @@
+import AASAKit
 import Foundation
 import LinkRules
 import OrderedJSON
 
 /// Reads a site's `aasa` object and makes the site's AASA file: generated from the link rules plus
-/// the options, or read from `aasa.file` and served byte for byte.
+/// the options, or read from `aasa.file` and served byte for byte (the JSON inside, for a file in
+/// an obsolete CMS signature).
 struct AASASectionParser {
     static let allowedKeys = ["extraComponents", "webcredentials", "appclips", "activitycontinuation", "legacyPaths", "file", "allowComponentsWithoutPages"]
     /// The keys that go with `file` (everything else generates the file).
@@ -82,10 +84,22 @@ struct AASASectionParser {
             problems.add(path, "cannot read \(resolved)", fix: "check the path (it is relative to the config file's folder) and the file's permissions")
             return nil
         }
-        let bytes = Array(data)
-        guard bytes.count <= AASAFile.maximumSize else {
+        // A signed file (CMS, as iOS 8 wanted) is served as the JSON inside it: iOS 9 and later
+        // read plain JSON, and `check`/`match` read such a file the same way (AASA040).
+        let content: AASAFileContent
+        do {
+            content = try AASAFileContent(fileBytes: Array(data))
+        } catch {
             problems.add(
-                path, "\(resolved) is \(bytes.count) bytes; iOS refuses AASA files over \(AASAFile.maximumSize) bytes (128 KB)",
+                path, "\(resolved): \(error)",
+                fix: "serve the plain JSON (openssl cms -verify -noverify -inform DER -in FILE -out aasa.json extracts it from a signed file)")
+            return nil
+        }
+        let bytes = content.json
+        guard bytes.count <= AASAFile.maximumSize else {
+            let what = content.wasSigned ? "the JSON signed in \(resolved)" : resolved
+            problems.add(
+                path, "\(what) is \(bytes.count) bytes; iOS refuses AASA files over \(AASAFile.maximumSize) bytes (128 KB)",
                 fix: "remove rules or merge them with wildcards until the file is at most 128 KB")
             return nil
         }
@@ -99,7 +113,7 @@ struct AASASectionParser {
             return nil
         }
         guard check(document, size: bytes.count, at: path) else { return nil }
-        return AASAFile(bytes: bytes, document: document, origin: resolved)
+        return AASAFile(bytes: bytes, document: document, origin: resolved, unwrappedSignature: content.signatureFinding)
     }
 
     /// The checks the server itself needs before serving an AASA file: an object with at least one

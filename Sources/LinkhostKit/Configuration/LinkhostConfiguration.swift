@@ -309,4 +309,7 @@ public struct AASAFile: Sendable {
     public var document: JSONValue
     /// `generated` when built from the link rules, else the file path it was read from.
     public var origin: String
+    /// AASA040 when `aasa.file` is in a CMS (PKCS #7) signature: ``bytes`` are the JSON inside it,
+    /// and the server warns at start that signing is obsolete.
+    public var unwrappedSignature: AASAFinding? = nil
 }

@@ -113,6 +113,17 @@ public final class LinkhostServer: Sendable {
         cdnWatch = watch
         health.attach(cdnCheck: { [weak watch] in watch?.healthSection })
         self.health = health
+        warnAboutSignedFiles(in: configuration)
+    }
+
+    /// AASA040 for each site whose `aasa.file` is signed: the JSON inside is served, but the file
+    /// should be replaced by it (said at start and at each reload that applies such a config).
+    private func warnAboutSignedFiles(in configuration: LinkhostConfiguration) {
+        for site in configuration.sites {
+            guard let finding = site.aasa.unwrappedSignature else { continue }
+            logger.warning(
+                "site \(site.id): \(finding.code.rawValue) \(site.aasa.origin): \(finding.message); serving the JSON inside it (fix: \(finding.fix))")
+        }
     }
 
     /// Binds and starts serving: HTTPS first, so redirects know its port. Starts the CDN check when
@@ -210,6 +221,7 @@ public final class LinkhostServer: Sendable {
         }
         let changes = outcome.changedAASA.isEmpty ? "no AASA file changed" : "AASA file changed for \(outcome.changedAASA.joined(separator: ", "))"
         logger.notice("reloaded \(outcome.source) in \(milliseconds) ms: configuration \(outcome.generation) serves; \(changes)")
+        warnAboutSignedFiles(in: configuration)
     }
 
     /// The plain-HTTP port (0 when there is no plain-HTTP listener).
