@@ -60,6 +60,7 @@ public enum PostgreSQLLogSchema {
             [
                 "ALTER TABLE hits ADD COLUMN view_id BIGINT",
                 "CREATE INDEX hits_view ON hits (view_id) WHERE view_id IS NOT NULL",
+                "CREATE INDEX hits_open_secret ON hits (secret, ts_ms) WHERE kind = 'app_open' AND secret IS NOT NULL",
             ] + RollupGrain.coarsestFirst.flatMap { rollupTableStatements(table: CreditTable.table($0), columns: CreditTable.columns) },
         ),
     ]

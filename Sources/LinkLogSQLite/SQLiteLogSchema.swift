@@ -114,12 +114,16 @@ public enum SQLiteLogSchema {
         // Version 6: the funnel's pairing, kept by the writer instead of worked out per query (a
         // second on 10 million rows): `view_id` on an app open names the view it followed
         // (`OpenCrediting`), indexed for the opens of a view, and the credit rollup counts paired
-        // opens by their view's hour and fields (`CreditTable`). Existing opens are paired here.
+        // opens by their view's hour and fields (`CreditTable`). A new view looks for later opens of
+        // its code through an index of the app opens alone: through the secret index it would walk
+        // every later view of a code too, and a code on a poster has thousands. Existing opens are
+        // paired here.
         Migration(version: 6) { connection in
             try connection.execute(
                 """
                 ALTER TABLE hits ADD COLUMN view_id INTEGER;
                 CREATE INDEX hits_view ON hits (view_id) WHERE view_id IS NOT NULL;
+                CREATE INDEX hits_open_secret ON hits (secret, ts_ms) WHERE kind = 'app_open' AND secret IS NOT NULL;
 
                 """ + RollupGrain.coarsestFirst.map { rollupTableSQL(table: CreditTable.table($0), columns: CreditTable.columns) }.joined(separator: "\n"))
             try RollupBuilder(connection: connection).rebuildCreditsInCurrentTransaction()

@@ -254,4 +254,18 @@ struct FunnelTests {
         #expect(!details.contains { $0.contains("hits_open_time") || $0.contains("hits_secret_time") }, "\(details)")
         #expect(!details.contains { $0.contains("SCAN hits") || $0.contains("SCAN seen") || $0.contains("SCAN opened") }, "\(details)")
     }
+
+    @Test("a new view finds the opens it may now be the latest view for through the index of app opens, not every row of its code")
+    func newViewsReadOnlyAppOpens() throws {
+        let fixture = try LogFixture()
+        try fixture.write([S.view("C"), S.open("C", at: S.base + S.hour)])
+        let connection = try SQLiteConnection(path: fixture.databasePath, flags: [.readOnly])
+        let (sql, arguments) = OpenCrediting.opensAfterViews([1, 2, 3], SQLiteDialect())
+        let plan = try connection.prepare("EXPLAIN QUERY PLAN " + sql)
+        for (offset, value) in arguments.enumerated() { try plan.bind(value, at: offset + 1) }
+        var details: [String] = []
+        while try plan.step() { details.append(plan.text(at: 3) ?? "") }
+        #expect(details.contains { $0.hasPrefix("SEARCH seen USING INTEGER PRIMARY KEY") }, "\(details)")
+        #expect(details.contains { $0.hasPrefix("SEARCH opened USING INDEX hits_open_secret (secret=? AND ts_ms>? AND ts_ms<?)") }, "\(details)")
+    }
 }

@@ -55,7 +55,7 @@ struct LogSchemaMigrationTests {
         let indexes = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'hits' ORDER BY name")
         var indexNames: [String] = []
         while try indexes.step() { indexNames.append(indexes.text(at: 0) ?? "") }
-        #expect(indexNames == ["hits_open_time", "hits_secret_time", "hits_time", "hits_view"])
+        #expect(indexNames == ["hits_open_secret", "hits_open_time", "hits_secret_time", "hits_time", "hits_view"])
         let plan = try connection.prepare("EXPLAIN QUERY PLAN SELECT id FROM hits WHERE utm_source = ?1 AND ts_ms >= ?2")
         var details: [String] = []
         while try plan.step() { details.append(plan.text(at: 3) ?? "") }
@@ -166,7 +166,7 @@ struct LogSchemaMigrationTests {
         let connection = try SQLiteConnection(path: fixture.databasePath)
         try connection.execute(
             """
-            DROP INDEX hits_view; ALTER TABLE hits DROP COLUMN view_id;
+            DROP INDEX hits_view; DROP INDEX hits_open_secret; ALTER TABLE hits DROP COLUMN view_id;
             DROP TABLE credits_hourly; DROP TABLE credits_daily; PRAGMA user_version = 5;
             """)
         let reader = try fixture.reader()

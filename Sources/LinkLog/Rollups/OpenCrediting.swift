@@ -53,22 +53,29 @@ package struct OpenCrediting {
         """
     }
 
+    /// The app opens of the same code, site and rule as the views `ids`, from each view's time to a
+    /// pairing window after it: the opens a new view may now be the latest view for. Read through
+    /// the index of app opens by code (`hits_open_secret`), never through every row of the code.
+    static func opensAfterViews(_ ids: [Int64], _ dialect: any SQLDialect) -> (sql: String, arguments: [SQLValue]) {
+        var arguments = SQLArguments(dialect: dialect)
+        let sql = """
+            SELECT opened.id FROM hits AS seen JOIN hits AS opened
+              ON opened.secret = seen.secret AND opened.ts_ms BETWEEN seen.ts_ms AND seen.ts_ms + \(FunnelRow.pairingWindowMilliseconds)
+             AND opened.kind = 'app_open' AND opened.secret IS NOT NULL
+             AND \(dialect.isNotDistinct("opened.site", "seen.site")) AND \(dialect.isNotDistinct("opened.rule", "seen.rule"))
+            WHERE seen.id IN (\(ids.map { arguments.add(.integer($0)) }.joined(separator: ", ")))
+            """
+        return (sql, arguments.values)
+    }
+
     /// Pairs the opens `inserted` touches again and returns how the credit rollup must change, per
     /// grain and key (`CreditTable.columns`); a count may be negative (an open moved to a newer view).
     package func update(for inserted: Inserted) throws -> [(grain: RollupGrain, changes: [RollupKey: Int64])] {
         guard !inserted.isEmpty else { return [] }
         var affected = Set(inserted.opens)
         for chunk in Self.chunks(inserted.views) {
-            var arguments = SQLArguments(dialect: connection.dialect)
-            let dialect = connection.dialect
-            let sql = """
-                SELECT opened.id FROM hits AS seen JOIN hits AS opened
-                  ON opened.secret = seen.secret AND opened.ts_ms BETWEEN seen.ts_ms AND seen.ts_ms + \(FunnelRow.pairingWindowMilliseconds)
-                 AND opened.kind = 'app_open'
-                 AND \(dialect.isNotDistinct("opened.site", "seen.site")) AND \(dialect.isNotDistinct("opened.rule", "seen.rule"))
-                WHERE seen.id IN (\(chunk.map { arguments.add(.integer($0)) }.joined(separator: ", ")))
-                """
-            try connection.query(sql, arguments.values) { row in
+            let (sql, arguments) = Self.opensAfterViews(Array(chunk), connection.dialect)
+            try connection.query(sql, arguments) { row in
                 if let id = row[0].integer { affected.insert(id) }
             }
         }
