@@ -144,6 +144,7 @@ let package = Package(
         .target(
             name: "LinkhostAdmin",
             dependencies: [
+                "CDNCheck",
                 "HTTPServing",
                 "LinkhostKit",
                 "LinkLog",

@@ -1,3 +1,5 @@
+import CDNCheck
+import Foundation
 import HTTPServing
 import LinkLog
 import LinkhostKit
@@ -63,6 +65,28 @@ struct MetricsPage: Sendable {
             out.sample("linkhost_log_write_failures", [], log.consecutiveFailures)
             out.family("linkhost_log_healthy", .gauge, help: "1 while the writer reaches its database, else 0.")
             out.sample("linkhost_log_healthy", [], log.isHealthy ? 1 : 0)
+        }
+
+        let reloads = server.reloadSummary
+        out.family("linkhost_config_generation", .gauge, help: "The configuration in use: 1 at start, one more per applied reload.")
+        out.sample("linkhost_config_generation", [], reloads.generation)
+        out.family("linkhost_config_reloads_total", .counter, help: "Reloads asked for (SIGHUP, linkhost reload), by result.")
+        out.sample("linkhost_config_reloads_total", [("result", "applied")], reloads.applied)
+        out.sample("linkhost_config_reloads_total", [("result", "refused")], reloads.refused)
+        out.family("linkhost_config_last_reload_failed", .gauge, help: "1 when the last reload was refused (the old config still serves), else 0.")
+        out.sample("linkhost_config_last_reload_failed", [], reloads.lastFailed ? 1 : 0)
+
+        if let cdn = server.cdnCheckStatus, let latest = cdn.latest {
+            out.family(
+                "linkhost_cdn_check_state", .gauge,
+                help: "Apple's CDN copy of each host's AASA file at the last check: 0 in sync, 1 differs, 2 no copy, 3 not checked.")
+            for host in latest.hosts { out.sample("linkhost_cdn_check_state", [("site", host.siteID), ("host", host.host)], host.state.metricValue) }
+            out.family("linkhost_cdn_check_age_seconds", .gauge, help: "The Age the CDN gave with its copy, where it gave one.")
+            for host in latest.hosts {
+                if let age = host.age { out.sample("linkhost_cdn_check_age_seconds", [("site", host.siteID), ("host", host.host)], age) }
+            }
+            out.family("linkhost_cdn_check_last_run_timestamp_seconds", .gauge, help: "When the last CDN check ended (Unix time).")
+            out.sample("linkhost_cdn_check_last_run_timestamp_seconds", [], latest.checkedAt.timeIntervalSince1970)
         }
 
         out.family("linkhost_admin_unauthorized_total", .counter, help: "Admin requests answered 401 (no or a wrong token or session).")

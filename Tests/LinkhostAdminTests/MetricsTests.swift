@@ -1,4 +1,5 @@
 import Foundation
+import LinkhostKit
 import OrderedJSON
 import TestSupport
 import Testing
@@ -69,6 +70,37 @@ struct MetricsTests {
         let checked = try ChildProcess.run(try Tool.path("sh"), ["-c", "\"$0\" check metrics < \"$1\"", promtool, file])
         #expect(checked.status == 0, "promtool: \(checked.output)\(checked.error)")
         #expect(checked.output.isEmpty && checked.error.isEmpty, "promtool lint findings: \(checked.output)\(checked.error)")
+    }
+
+    @Test func reloadsAndTheCDNCheckAreInTheMetrics() throws {
+        // A CDN that cannot be reached: a port just freed on this machine, so every host is "not checked".
+        let cdnBase = "http://127.0.0.1:\(try FreePort.find())"
+        let check: JSONValue = .object([JSONMember("intervalHours", 24), JSONMember("cdnBase", .string(cdnBase)), JSONMember("timeoutSeconds", 2)])
+        let harness = try AdminHarness(settings: ["server.cdnCheck": check])
+        defer { harness.stop() }
+        let deadline = Date().addingTimeInterval(60)
+        while harness.server.cdnCheckStatus?.latest == nil, Date() < deadline { usleep(50_000) }
+        #expect(harness.server.cdnCheckStatus?.latest != nil, "the check at start never ended")
+
+        #expect(harness.server.reload(harness.server.configuration).succeeded)
+        let broken = try harness.folder.write("broken.json", "{\"sites\": [")
+        #expect(!harness.server.reload(from: ConfigurationSource(path: broken)).succeeded)
+
+        let metrics = try harness.admin("/metrics").text
+        #expect(Self.value(metrics, "linkhost_config_generation") == 2)
+        #expect(Self.value(metrics, #"linkhost_config_reloads_total{result="applied"}"#) == 1)
+        #expect(Self.value(metrics, #"linkhost_config_reloads_total{result="refused"}"#) == 1)
+        #expect(Self.value(metrics, "linkhost_config_last_reload_failed") == 1)
+        for (site, host) in [("rowhni", "rowhni.com"), ("awful", "forums.somethingawful.com"), ("awful", "archives.somethingawful.com")] {
+            #expect(Self.value(metrics, #"linkhost_cdn_check_state{site="\#(site)",host="\#(host)"}"#) == 3, "\(host)")
+        }
+        let checkedAt = try #require(Self.value(metrics, "linkhost_cdn_check_last_run_timestamp_seconds"))
+        #expect(abs(checkedAt - Date().timeIntervalSince1970) < 120)
+
+        guard let promtool = Self.tool("promtool") else { return }
+        let file = try harness.folder.write("metrics.txt", metrics)
+        let checked = try ChildProcess.run(try Tool.path("sh"), ["-c", "\"$0\" check metrics < \"$1\"", promtool, file])
+        #expect(checked.status == 0 && checked.output.isEmpty && checked.error.isEmpty, "promtool: \(checked.output)\(checked.error)")
     }
 
     @Test func aPrometheusServerScrapesTheCountersWithTheToken() throws {

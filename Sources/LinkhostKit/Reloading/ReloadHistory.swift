@@ -32,6 +32,15 @@ final class ReloadHistory: Sendable {
     /// Whether the last reload was refused (the server serves an older config than the file's).
     var lastFailed: Bool { state.withLock { $0.last.map { !$0.succeeded } ?? false } }
 
+    /// The counts, for metrics.
+    var summary: ReloadSummary {
+        state.withLock { state in
+            ReloadSummary(
+                generation: state.generation, applied: state.applied, refused: state.refused, lastFailed: state.last.map { !$0.succeeded } ?? false,
+                lastAt: state.last?.at)
+        }
+    }
+
     var json: JSONValue {
         let state = state.withLock { $0 }
         return .object([

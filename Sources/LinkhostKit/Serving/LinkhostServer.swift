@@ -239,6 +239,9 @@ public final class LinkhostServer: Sendable {
     /// `/healthz`, and for a metrics exporter.
     public var cdnCheckStatus: CDNCheckStatus? { cdnWatch.status }
 
+    /// The reloads so far (SIGHUP, `linkhost reload`), for a metrics exporter.
+    public var reloadSummary: ReloadSummary { health.reloads.summary }
+
     /// Stops accepting, finishes requests in flight, closes everything, then writes every queued
     /// log row before returning (the listeners first: their last exchanges are still being logged).
     /// Returns the log writer's final status, `nil` without a log.
