@@ -214,6 +214,15 @@ struct FunnelTests {
         #expect(ResultTable(funnel: nothing, dimension: nil, percentages: false).columns.map(\.name) == Array(keys.dropFirst()))
     }
 
+    /// The detail lines of SQLite's plan for `sql`.
+    static func queryPlan(_ connection: SQLiteConnection, _ sql: String, _ arguments: [SQLValue]) throws -> [String] {
+        let plan = try connection.prepare("EXPLAIN QUERY PLAN " + sql)
+        for (offset, value) in arguments.enumerated() { try plan.bind(value, at: offset + 1) }
+        var details: [String] = []
+        while try plan.step() { details.append(plan.text(at: 3) ?? "") }
+        return details
+    }
+
     @Test("pairing at query time finds opens through the app-open index, each one's view once through the secret index, then the view by id")
     func queryPlanUsesIndexes() throws {
         let fixture = try LogFixture()
@@ -221,10 +230,7 @@ struct FunnelTests {
         let connection = try SQLiteConnection(path: fixture.databasePath, flags: [.readOnly])
         let query = FunnelQuery(dimension: .utmCampaign, filter: LogFilter(since: S.base, until: S.base + S.day, utmCampaign: "spring"), usesRollups: false)
         let (sql, arguments) = try #require(query.creditedStatement(SQLiteDialect()))
-        let plan = try connection.prepare("EXPLAIN QUERY PLAN " + sql)
-        for (offset, value) in arguments.enumerated() { try plan.bind(value, at: offset + 1) }
-        var details: [String] = []
-        while try plan.step() { details.append(plan.text(at: 3) ?? "") }
+        let details = try Self.queryPlan(connection, sql, arguments)
         #expect(details.contains { $0.contains("SEARCH seen USING INDEX hits_secret_time") }, "\(details)")
         #expect(details.contains { $0.contains("SEARCH opened USING INDEX hits_open_time") }, "\(details)")
         // Each open's view is found once, then looked up by id: not the subquery once per view and open.
@@ -242,10 +248,7 @@ struct FunnelTests {
         let filter = LogFilter(since: S.base + S.hour / 2, until: S.base + 2 * S.day + S.hour / 2, utmCampaign: "spring")
         let query = FunnelQuery(dimension: .utmCampaign, filter: filter, usesRollups: true)
         let (sql, arguments) = try #require(query.creditedStatement(SQLiteDialect()))
-        let plan = try connection.prepare("EXPLAIN QUERY PLAN " + sql)
-        for (offset, value) in arguments.enumerated() { try plan.bind(value, at: offset + 1) }
-        var details: [String] = []
-        while try plan.step() { details.append(plan.text(at: 3) ?? "") }
+        let details = try Self.queryPlan(connection, sql, arguments)
         #expect(details.contains { $0.contains("credits_daily USING") && $0.contains("INDEX credits_daily_key") }, "\(details)")
         #expect(details.contains { $0.contains("credits_hourly USING") && $0.contains("INDEX credits_hourly_key") }, "\(details)")
         #expect(details.contains { $0.contains("SEARCH seen USING INDEX hits_time") }, "\(details)")
@@ -261,10 +264,7 @@ struct FunnelTests {
         try fixture.write([S.view("C"), S.open("C", at: S.base + S.hour)])
         let connection = try SQLiteConnection(path: fixture.databasePath, flags: [.readOnly])
         let (sql, arguments) = OpenCrediting.opensAfterViews([1, 2, 3], SQLiteDialect())
-        let plan = try connection.prepare("EXPLAIN QUERY PLAN " + sql)
-        for (offset, value) in arguments.enumerated() { try plan.bind(value, at: offset + 1) }
-        var details: [String] = []
-        while try plan.step() { details.append(plan.text(at: 3) ?? "") }
+        let details = try Self.queryPlan(connection, sql, arguments)
         #expect(details.contains { $0.hasPrefix("SEARCH seen USING INTEGER PRIMARY KEY") }, "\(details)")
         #expect(details.contains { $0.hasPrefix("SEARCH opened USING INDEX hits_open_secret (secret=? AND ts_ms>? AND ts_ms<?)") }, "\(details)")
     }
