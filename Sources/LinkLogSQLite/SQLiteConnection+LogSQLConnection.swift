@@ -20,6 +20,17 @@ extension SQLiteConnection: LogSQLConnection {
         return changes
     }
 
+    public func insertRows(into table: String, columns: [String], rows: [[SQLValue]]) throws {
+        guard !rows.isEmpty else { return }
+        let placeholders = columns.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
+        let statement = try prepare("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))")
+        for row in rows {
+            defer { statement.reset() }
+            for (offset, value) in row.enumerated() { try statement.bind(value, at: offset + 1) }
+            while try statement.step() {}
+        }
+    }
+
     public func writeTransaction<Result>(_ body: () throws -> Result) throws -> Result {
         try transaction(.immediate, body)
     }

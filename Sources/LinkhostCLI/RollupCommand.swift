@@ -31,7 +31,7 @@ struct RollupCommand: ParsableCommand {
         let counted: Int64
         do {
             let connection = try database.openConnection(readOnly: false)
-            counted = try RollupBuilder(connection: connection, chunkDays: chunkDays).rebuild { progress in
+            counted = try RollupBuilder(connection: connection, chunkDays: chunkDays, countingOn: database).rebuild { progress in
                 guard showsProgress else { return }
                 let line = "\rrollup: \(progress.chunksDone)/\(progress.totalChunks) chunks, \(progress.hitsCounted) hits counted"
                 FileHandle.standardError.write(Data(line.utf8))

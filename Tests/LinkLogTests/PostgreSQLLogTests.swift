@@ -90,6 +90,18 @@ struct PostgreSQLLogTests {
         #expect(try table("hits_daily") == kept.1)
         #expect(try table("credits_hourly") == kept.2)
         #expect(try table("credits_daily") == kept.3)
+        // Counted on a second connection beside the writes, into emptied tables: the same tables.
+        let rollupTables = RollupTableSet.allCases.flatMap { set in RollupGrain.allCases.map(set.table) } + RollupGrain.allCases.map(CreditTable.table)
+        for name in rollupTables { try connection.execute("DELETE FROM \(name)", []) }
+        try connection.execute("UPDATE hits SET view_id = NULL", [])
+        var progress: [RollupProgress] = []
+        #expect(try RollupBuilder(connection: connection, countingOn: database).rebuild { progress.append($0) } == 400)
+        #expect(try table("hits_hourly") == kept.0)
+        #expect(try table("hits_daily") == kept.1)
+        #expect(try table("credits_hourly") == kept.2)
+        #expect(try table("credits_daily") == kept.3)
+        let chunks = (progress.last?.totalChunks ?? 0) / 2
+        #expect(chunks >= 3 && progress.last?.chunksCountedAhead == chunks, "\(progress)")
 
         let retaining = try LogWriter(configuration: LogWriterConfiguration(database: database, retentionDays: 10))
         #expect(retaining.status.retentionDeletedRows > 0)

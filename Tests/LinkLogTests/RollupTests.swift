@@ -264,6 +264,54 @@ struct RollupTests {
         try RollupBuilder(connection: connection, chunkDays: 2).rebuild()
         #expect(try tables() == kept)
         #expect(try pairs() == keptPairs)
+
+        // Counted on a second connection while the first writes, into emptied tables: the same
+        // tables, and every chunk's counts came from the second connection.
+        try emptyRollups(connection)
+        try connection.execute("UPDATE hits SET view_id = NULL")
+        progress = []
+        let database = SQLiteLogDatabase(path: fixture.databasePath)
+        #expect(try RollupBuilder(connection: connection, countingOn: database).rebuild { progress.append($0) } == 1500)
+        #expect(try tables() == kept)
+        #expect(try pairs() == keptPairs)
+        let chunks = (progress.last?.totalChunks ?? 0) / 2
+        #expect(chunks >= 3 && progress.last?.chunksCountedAhead == chunks, "\(progress)")
+    }
+
+    @Test("hits added to a chunk after the second connection counted it are counted by the writer itself")
+    func rebuildCountsAChangedChunkItself() throws {
+        let fixture = try LogFixture()
+        try fixture.write(R.records(count: 900, seed: 11) + R.pairedCodes(20))
+        let connection = try SQLiteConnection(path: fixture.databasePath)
+        let oldest = try #require(try connection.queryInteger("SELECT MIN(ts_ms) FROM hits"))
+        let path = fixture.databasePath
+        // After the counter has counted the second chunk (the first whole day), a row lands in it.
+        var builder = RollupBuilder(connection: connection, countingOn: SQLiteLogDatabase(path: path))
+        let late = RollupGrain.day.bucketStart(oldest) + R.day + 5 * R.hour
+        builder.afterCounting = { index in
+            guard index == 1, let other = try? SQLiteConnection(path: path) else { return }
+            try? other.setBusyTimeout(.seconds(30))
+            try? other.execute(
+                """
+                INSERT INTO hits (ts_ms, site, host, method, path, kind, rule, status, duration_us, utm_campaign)
+                VALUES (\(late), 'rowhni', 'rowhni.com', 'GET', '/late', 'fallback', 'profile', 200, 1, 'late')
+                """)
+        }
+        try emptyRollups(connection)
+        let written = try #require(try connection.queryInteger("SELECT COUNT(*) FROM hits"))
+        var progress: [RollupProgress] = []
+        #expect(try builder.rebuild { progress.append($0) } == written + 1)
+        let chunks = (progress.last?.totalChunks ?? 0) / 2
+        #expect(chunks >= 3 && progress.last?.chunksCountedAhead == chunks - 1, "\(progress)")
+        let lateHits = LogFilter(utmCampaign: "late")
+        #expect(try fixture.reader().stats(by: .kind, lateHits) == [StatsRow(key: "fallback", hits: 1)])
+        #expect(try fixture.reader().stats(by: .day) == LogReader(databasePath: path, usesRollups: false).stats(by: .day))
+    }
+
+    /// Deletes every row of every rollup table, so a rebuild is seen to write them all.
+    private func emptyRollups(_ connection: SQLiteConnection) throws {
+        let tables = RollupTableSet.allCases.flatMap { set in RollupGrain.allCases.map(set.table) } + RollupGrain.allCases.map(CreditTable.table)
+        for table in tables { try connection.execute("DELETE FROM \(table)") }
     }
 
     @Test("retention deletes whole days from the hits and the rollups alike")

@@ -10,14 +10,25 @@
 /// The app opens are paired with their views again first (`OpenCrediting`), a chunk of opens at a
 /// time, so that each chunk's credit rollup (filed under the view's time) can then count opens of
 /// up to a pairing window later.
+///
+/// Given the database as well, a second connection on a thread of its own (`ChunkCounter`) groups
+/// each chunk's hits while the writer works on the chunk before: the grouping is most of the work,
+/// and two cores halve it. The writer uses those counts only if the chunk's hits are still the ones
+/// counted (`HitFingerprint`, checked inside its transaction), and counts the chunk itself otherwise.
 public struct RollupBuilder {
     private let connection: any LogSQLConnection
     private let chunkDays: Int64
+    private let countingDatabase: (any LogDatabase)?
+    /// For tests: runs on the counting thread after each chunk is counted.
+    package var afterCounting: (@Sendable (Int) -> Void)?
 
-    /// A builder on a connection that may write, counting `chunkDays` days per transaction.
-    public init(connection: any LogSQLConnection, chunkDays: Int = 1) {
+    /// A builder on a connection that may write, counting `chunkDays` days per transaction. With
+    /// `countingOn`, the database that connection is on, the hits are grouped on a second
+    /// connection in parallel with the writes.
+    public init(connection: any LogSQLConnection, chunkDays: Int = 1, countingOn database: (any LogDatabase)? = nil) {
         self.connection = connection
         self.chunkDays = Int64(max(1, chunkDays))
+        self.countingDatabase = database
     }
 
     /// Pairs every app open again, then rebuilds every rollup table, each chunk in its own
@@ -26,18 +37,31 @@ public struct RollupBuilder {
     public func rebuild(progress: (RollupProgress) -> Void = { _ in }) throws -> Int64 {
         let chunks = try chunkBounds()
         let total = chunks.count * 2
+        // Pairing changes only `view_id`, which no hit rollup counts by: the counter may start at once.
+        let counter = countingDatabase.map { ChunkCounter(database: $0, chunks: chunks, afterCounting: afterCounting) }
+        defer { counter?.stop() }
         for (index, chunk) in chunks.enumerated() {
             try connection.writeTransaction { try pairOpens(chunk) }
             progress(RollupProgress(chunksDone: index + 1, totalChunks: total, hitsCounted: 0))
         }
         var counted: Int64 = 0
+        var countedAhead = 0
         for (index, chunk) in chunks.enumerated() {
+            // Taken before the transaction: the write lock is not held while the counter works.
+            let precounted = counter?.take(index)
             let work = {
-                try rebuildCredits(chunk)
-                return try rebuildChunk(chunk)
+                let fingerprint = try fingerprint(chunk)
+                try rebuildCredits(chunk, views: fingerprint)
+                if let precounted, precounted.fingerprint == fingerprint {
+                    try write(precounted, chunk)
+                    return (fingerprint.rows, true)
+                }
+                return (try rebuildChunk(chunk), false)
             }
-            counted += try connection.writeTransaction(work)
-            progress(RollupProgress(chunksDone: chunks.count + index + 1, totalChunks: total, hitsCounted: counted))
+            let (hits, wasCountedAhead) = try connection.writeTransaction(work)
+            counted += hits
+            if wasCountedAhead { countedAhead += 1 }
+            progress(RollupProgress(chunksDone: chunks.count + index + 1, totalChunks: total, hitsCounted: counted, chunksCountedAhead: countedAhead))
         }
         return counted
     }
@@ -54,36 +78,48 @@ public struct RollupBuilder {
     package func rebuildCreditsInCurrentTransaction() throws {
         let chunks = try chunkBounds()
         for chunk in chunks { try pairOpens(chunk) }
-        for chunk in chunks { try rebuildCredits(chunk) }
+        for chunk in chunks { try rebuildCredits(chunk, views: fingerprint(chunk)) }
+    }
+
+    /// The fingerprint of the chunk's hits as this connection sees them now.
+    private func fingerprint(_ chunk: RollupChunk) throws -> HitFingerprint {
+        var arguments = SQLArguments(dialect: connection.dialect)
+        let clauses = chunk.clauses(on: "ts_ms", into: &arguments)
+        var fingerprint = HitFingerprint.empty
+        try connection.query("SELECT \(HitFingerprint.selectList) FROM hits\(SQLCondition.whereClause(clauses))", arguments.values) {
+            fingerprint = HitFingerprint(row: $0[...])
+        }
+        return fingerprint
     }
 
     /// Sets `view_id` of the app opens in the chunk (by the open's time) to the view they follow.
-    private func pairOpens(_ chunk: (since: Int64?, until: Int64?)) throws {
+    private func pairOpens(_ chunk: RollupChunk) throws {
         var arguments = SQLArguments(dialect: connection.dialect)
-        let clauses =
-            ["kind = 'app_open'", "secret IS NOT NULL"] + SQLCondition.timeClauses(since: chunk.since, until: chunk.until, column: "ts_ms", into: &arguments)
+        let clauses = ["kind = 'app_open'", "secret IS NOT NULL"] + chunk.clauses(on: "ts_ms", into: &arguments)
         try connection.execute(
             "UPDATE hits AS opened SET view_id = \(OpenCrediting.latestView(connection.dialect))\(SQLCondition.whereClause(clauses))", arguments.values)
     }
 
     /// Deletes the chunk's credit rows and counts them again from the paired opens, by the view's
-    /// time: the opens are read from the chunk's start to a pairing window past its end (through
-    /// their own index, `CROSS JOIN` keeping SQLite from walking every view of the chunk instead).
-    private func rebuildCredits(_ chunk: (since: Int64?, until: Int64?)) throws {
+    /// time. The opens are found through their `view_id` index, between the smallest and largest id
+    /// of the chunk's hits (`views`): ids grow with time, so that range holds the chunk's views and
+    /// few others, where reading the opens by their own time would read a pairing window of them.
+    /// `CROSS JOIN` keeps SQLite from walking every view of the chunk instead.
+    private func rebuildCredits(_ chunk: RollupChunk, views: HitFingerprint) throws {
         let bucket = RollupTable.bucketColumn
         let count = RollupTable.countColumn
         for grain in RollupGrain.coarsestFirst {
             var arguments = SQLArguments(dialect: connection.dialect)
-            let clauses = SQLCondition.timeClauses(since: chunk.since, until: chunk.until, column: bucket, into: &arguments)
+            let clauses = chunk.clauses(on: bucket, into: &arguments)
             try connection.execute("DELETE FROM \(CreditTable.table(grain))\(SQLCondition.whereClause(clauses))", arguments.values)
         }
+        guard let smallest = views.smallestID, let largest = views.largestID else { return }
         var arguments = SQLArguments(dialect: connection.dialect)
-        let window = FunnelRow.pairingWindowMilliseconds
-        let openUntil = chunk.until.map { $0 > Int64.max - window ? Int64.max : $0 + window }
         let clauses =
-            ["opened.kind = 'app_open'", "opened.secret IS NOT NULL", "seen.id = opened.view_id"]
-            + SQLCondition.timeClauses(since: chunk.since, until: openUntil, column: "opened.ts_ms", into: &arguments)
-            + SQLCondition.timeClauses(since: chunk.since, until: chunk.until, column: "seen.ts_ms", into: &arguments)
+            [
+                "opened.view_id >= \(arguments.add(.integer(smallest)))", "opened.view_id <= \(arguments.add(.integer(largest)))",
+                "opened.kind = 'app_open'", "opened.secret IS NOT NULL", "seen.id = opened.view_id",
+            ] + chunk.clauses(on: "seen.ts_ms", into: &arguments)
         let columns = CreditTable.columns
         try connection.execute(
             """
@@ -93,7 +129,7 @@ public struct RollupBuilder {
             GROUP BY \(Self.positions(columns.count + 1))
             """, arguments.values)
         var dayArguments = SQLArguments(dialect: connection.dialect)
-        let dayClauses = SQLCondition.timeClauses(since: chunk.since, until: chunk.until, column: bucket, into: &dayArguments)
+        let dayClauses = chunk.clauses(on: bucket, into: &dayArguments)
         try connection.execute(
             """
             INSERT INTO \(CreditTable.table(.day)) (\(bucket), \(columns.joined(separator: ", ")), \(count))
@@ -104,11 +140,11 @@ public struct RollupBuilder {
     }
 
     /// The chunks, each `[since, until)` on day boundaries, the first open below and the last above.
-    private func chunkBounds() throws -> [(since: Int64?, until: Int64?)] {
+    private func chunkBounds() throws -> [RollupChunk] {
         let span = RollupGrain.coarsest.milliseconds * chunkDays
         guard let oldest = try connection.queryInteger("SELECT MIN(ts_ms) FROM hits"),
             let newest = try connection.queryInteger("SELECT MAX(ts_ms) FROM hits")
-        else { return [(nil, nil)] }
+        else { return [RollupChunk(since: nil, until: nil)] }
         var bounds: [Int64] = []
         var boundary = RollupGrain.coarsest.bucketStart(oldest) + span
         while boundary <= newest {
@@ -117,35 +153,63 @@ public struct RollupBuilder {
         }
         let starts: [Int64?] = [nil] + bounds.map { $0 }
         let ends: [Int64?] = bounds.map { $0 } + [nil]
-        return Array(zip(starts, ends))
+        return zip(starts, ends).map { RollupChunk(since: $0, until: $1) }
     }
 
-    /// Deletes the chunk's rollup rows and counts its hits into them again; returns the hits counted.
-    private func rebuildChunk(_ chunk: (since: Int64?, until: Int64?)) throws -> Int64 {
-        let bucket = RollupTable.bucketColumn
-        let count = RollupTable.countColumn
-        func bucketClauses(_ arguments: inout SQLArguments) -> String {
-            SQLCondition.whereClause(SQLCondition.timeClauses(since: chunk.since, until: chunk.until, column: bucket, into: &arguments))
-        }
+    /// The full family's hour rows of the hits that match `clauses`: the bucket, the columns, then
+    /// `aggregates` (the counter's fingerprint, or the count the SQL rebuild inserts).
+    static func fullHourSelect(aggregates: String, _ clauses: [String]) -> String {
+        let full = RollupTableSet.all
+        return """
+            SELECT \(RollupGrain.hour.bucketExpression("ts_ms")), \(full.columns.joined(separator: ", ")), \(aggregates)
+            FROM hits\(SQLCondition.whereClause(clauses))
+            GROUP BY \(positions(full.columns.count + 1))
+            """
+    }
+
+    /// Deletes the chunk's rows of every hit rollup table.
+    private func deleteHitRollups(_ chunk: RollupChunk) throws {
         for set in RollupTableSet.allCases {
             for grain in RollupGrain.coarsestFirst {
                 var arguments = SQLArguments(dialect: connection.dialect)
-                try connection.execute("DELETE FROM \(set.table(grain))\(bucketClauses(&arguments))", arguments.values)
+                let clauses = chunk.clauses(on: RollupTable.bucketColumn, into: &arguments)
+                try connection.execute("DELETE FROM \(set.table(grain))\(SQLCondition.whereClause(clauses))", arguments.values)
             }
         }
+    }
+
+    /// Replaces the chunk's hit rollup rows with `counted`, every family's hours and days made from
+    /// its full hours in the process (a few thousand rows a day).
+    private func write(_ counted: ChunkCount, _ chunk: RollupChunk) throws {
+        try deleteHitRollups(chunk)
+        for (set, grain, counts) in RollupTable.counts(fromFullHours: counted.fullHours) {
+            try insert(counts, into: set.table(grain), columns: set.columns)
+        }
+    }
+
+    /// Inserts rollup rows (`insertRows`: the engine's fastest way).
+    private func insert(_ counts: [RollupKey: Int64], into table: String, columns: [String]) throws {
+        let rows = counts.map { key, count in [SQLValue.integer(key.bucketStart)] + key.values + [.integer(count)] }
+        try connection.insertRows(into: table, columns: [RollupTable.bucketColumn] + columns + [RollupTable.countColumn], rows: rows)
+    }
+
+    /// Deletes the chunk's rollup rows and counts its hits into them again; returns the hits counted.
+    private func rebuildChunk(_ chunk: RollupChunk) throws -> Int64 {
+        let bucket = RollupTable.bucketColumn
+        let count = RollupTable.countColumn
+        func bucketClauses(_ arguments: inout SQLArguments) -> String {
+            SQLCondition.whereClause(chunk.clauses(on: bucket, into: &arguments))
+        }
+        try deleteHitRollups(chunk)
         // The full hours from the hits; every other table from hours already built (far fewer rows
         // than the hits): each narrower family's hours from the narrowest family that has its columns,
         // then each family's days from its hours.
         let full = RollupTableSet.all
         var arguments = SQLArguments(dialect: connection.dialect)
-        let hitClauses = SQLCondition.timeClauses(since: chunk.since, until: chunk.until, column: "ts_ms", into: &arguments)
+        let hitClauses = chunk.clauses(on: "ts_ms", into: &arguments)
         try connection.execute(
-            """
-            INSERT INTO \(full.table(.hour)) (\(bucket), \(full.columns.joined(separator: ", ")), \(count))
-            SELECT \(RollupGrain.hour.bucketExpression("ts_ms")), \(full.columns.joined(separator: ", ")), COUNT(*)
-            FROM hits\(SQLCondition.whereClause(hitClauses))
-            GROUP BY \(Self.positions(full.columns.count + 1))
-            """, arguments.values)
+            "INSERT INTO \(full.table(.hour)) (\(bucket), \(full.columns.joined(separator: ", ")), \(count))\n"
+                + Self.fullHourSelect(aggregates: "COUNT(*)", hitClauses), arguments.values)
         for set in RollupTableSet.allCases {
             let columns = set.columns.joined(separator: ", ")
             var targets: [(table: String, time: String, source: String)] = [(set.table(.day), RollupGrain.day.bucketExpression(bucket), set.table(.hour))]

@@ -25,6 +25,12 @@ package enum RollupTable {
         var full: [RollupKey: Int64] = [:]
         full.reserveCapacity(grouped.count)
         for (fields, count) in grouped { full[RollupKey(fields.record, grain: .hour), default: 0] += count }
+        return counts(fromFullHours: full)
+    }
+
+    /// Every family's hour and day counts from the full family's hour counts (`full`): each narrower
+    /// family's hours are projections of the full ones, and each family's days sums of its hours.
+    package static func counts(fromFullHours full: [RollupKey: Int64]) -> [(set: RollupTableSet, grain: RollupGrain, counts: [RollupKey: Int64])] {
         var result: [(set: RollupTableSet, grain: RollupGrain, counts: [RollupKey: Int64])] = []
         for set in RollupTableSet.allCases {
             var hours: [RollupKey: Int64] = [:]
