@@ -1,73 +1,91 @@
 import Foundation
 
-/// Counts a rebuild's chunks into full-family hour rows on a connection and a thread of its own,
+/// Counts a rebuild's chunks into full-family hour rows on connections and threads of their own,
 /// up to `ahead` chunks before the writer needs them. Grouping every hit of a chunk (a sort on
-/// eleven columns) is most of a rebuild's work; this way it runs on a second core while the writer
-/// deletes, pairs and inserts. Chunks are handed over in order and at most `ahead` are held, so
-/// memory stays flat however long the log is. When counting fails (the database cannot be opened a
-/// second time, say), the writer is told there is nothing for the rest and counts those itself.
+/// eleven columns) is most of a rebuild's work, more than the writer's deletes, pairing and
+/// inserts together; so two threads count alternate chunks while the writer writes, and a rebuild
+/// keeps two cores busy. Chunks are handed over in order and at most `ahead` are counted ahead, so
+/// memory stays flat however long the log is. A chunk that cannot be counted (the database cannot
+/// be opened a second time, say) is handed over as `nil`, and the writer counts it itself.
 ///
 /// `@unchecked Sendable`: the hand-off state is only touched with `condition` locked.
 final class ChunkCounter: @unchecked Sendable {
     private let condition = NSCondition()
     private var ready: [Int: ChunkCount] = [:]
-    private var nextToCount = 0
-    private var finished = false
+    private var uncounted: Set<Int> = []
+    private var nextToClaim = 0
+    private var writerAt = 0
+    private var runningThreads: Int
     private var cancelled = false
+    private let chunkCount: Int
     private let ahead: Int
 
-    /// Starts counting `chunks` of the hits of `database` on a thread of its own; `afterCounting`
-    /// (for tests) runs there after each chunk is counted and before the writer can have it.
-    init(database: any LogDatabase, chunks: [RollupChunk], ahead: Int = 2, afterCounting: (@Sendable (Int) -> Void)? = nil) {
+    /// Starts counting `chunks` of the hits of `database` on `threads` threads; `afterCounting`
+    /// (for tests) runs on the counting thread after each chunk is counted and before the writer
+    /// can have it.
+    init(
+        database: any LogDatabase, chunks: [RollupChunk], threads: Int = 2, ahead: Int = 3,
+        afterCounting: (@Sendable (Int) -> Void)? = nil
+    ) {
+        chunkCount = chunks.count
         self.ahead = max(1, ahead)
-        let thread = Thread { [self] in
-            count(database: database, chunks: chunks, afterCounting: afterCounting)
+        runningThreads = max(1, threads)
+        for number in 1...runningThreads {
+            let thread = Thread { [self] in
+                work(database: database, chunks: chunks, afterCounting: afterCounting)
+            }
+            thread.name = "linkhost-rollup-count-\(number)"
+            thread.start()
         }
-        thread.name = "linkhost-rollup-count"
-        thread.start()
     }
 
-    /// The counts of chunk `index` (chunks are taken in order), waiting for them; `nil` when
-    /// counting failed or was stopped before that chunk.
+    /// The counts of chunk `index` (chunks are taken in order), waiting for them; `nil` when the
+    /// chunk could not be counted or counting was stopped.
     func take(_ index: Int) -> ChunkCount? {
         condition.lock()
         defer { condition.unlock() }
-        while ready[index] == nil && !(finished && nextToCount <= index) { condition.wait() }
-        let count = ready.removeValue(forKey: index)
+        writerAt = index
         condition.broadcast()
-        return count
+        while ready[index] == nil && !uncounted.contains(index) && runningThreads > 0 { condition.wait() }
+        return ready.removeValue(forKey: index)
     }
 
-    /// Stops counting and waits until the thread is done with the database.
+    /// Stops counting and waits until every thread is done with the database.
     func stop() {
         condition.lock()
         defer { condition.unlock() }
         cancelled = true
         condition.broadcast()
-        while !finished { condition.wait() }
+        while runningThreads > 0 { condition.wait() }
     }
 
-    private func count(database: any LogDatabase, chunks: [RollupChunk], afterCounting: (@Sendable (Int) -> Void)?) {
+    /// One thread's loop: claims the next chunk within `ahead` of the writer, counts it, hands it over.
+    private func work(database: any LogDatabase, chunks: [RollupChunk], afterCounting: (@Sendable (Int) -> Void)?) {
         defer {
             condition.lock()
-            finished = true
+            runningThreads -= 1
             condition.broadcast()
             condition.unlock()
         }
         guard let connection = try? database.openConnection(readOnly: true) else { return }
-        for (index, chunk) in chunks.enumerated() {
+        while true {
             condition.lock()
-            while ready.count >= ahead && !cancelled { condition.wait() }
-            let stop = cancelled
+            while !cancelled && nextToClaim < chunkCount && nextToClaim - writerAt >= ahead { condition.wait() }
+            guard !cancelled, nextToClaim < chunkCount else {
+                condition.unlock()
+                return
+            }
+            let index = nextToClaim
+            nextToClaim += 1
             condition.unlock()
-            if stop { return }
-            guard let counted = try? Self.count(chunk, on: connection) else { return }
-            afterCounting?(index)
+            let counted = try? Self.count(chunks[index], on: connection)
+            if counted != nil { afterCounting?(index) }
             condition.lock()
-            ready[index] = counted
-            nextToCount = index + 1
+            if let counted { ready[index] = counted } else { uncounted.insert(index) }
             condition.broadcast()
             condition.unlock()
+            // A connection that failed once is not trusted with more; the other thread, or the writer, goes on.
+            if counted == nil { return }
         }
     }
 

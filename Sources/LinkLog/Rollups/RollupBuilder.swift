@@ -11,9 +11,8 @@
 /// time, so that each chunk's credit rollup (filed under the view's time) can then count opens of
 /// up to a pairing window later.
 ///
-/// Given the database as well, a second connection on a thread of its own (`ChunkCounter`) groups
-/// each chunk's hits while the writer works on the chunk before: the grouping is most of the work,
-/// and two cores halve it. The writer uses those counts only if the chunk's hits are still the ones
+/// Given the database as well, connections on threads of their own (`ChunkCounter`) group the
+/// chunks' hits ahead of the writer: the grouping is most of the work, and this keeps two cores busy. The writer uses those counts only if the chunk's hits are still the ones
 /// counted (`HitFingerprint`, checked inside its transaction), and counts the chunk itself otherwise.
 public struct RollupBuilder {
     private let connection: any LogSQLConnection

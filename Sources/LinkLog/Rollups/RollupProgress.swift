@@ -6,7 +6,7 @@ public struct RollupProgress: Sendable, Equatable {
     public var totalChunks: Int
     /// Hits counted into the rollups so far.
     public var hitsCounted: Int64
-    /// Chunks whose counts came from the second connection (`RollupBuilder(countingOn:)`) rather
+    /// Chunks whose counts came from the counting connections (`RollupBuilder(countingOn:)`) rather
     /// than from the writer counting them itself.
     public var chunksCountedAhead: Int = 0
 }
