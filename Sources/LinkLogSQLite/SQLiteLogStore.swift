@@ -16,6 +16,8 @@ final class SQLiteLogStore: LogStore {
     /// Per credit table: delete a key's row once its count is back to zero.
     private let deleteEmptyCredit: [String: SQLiteStatement]
     private let fileIdentity: FileIdentity
+    /// Where a row's texts are copied for binding (see `SQLiteTextArena`).
+    private let textArena: SQLiteTextArena
 
     /// The file a path names, by device and inode.
     private struct FileIdentity: Equatable {
@@ -77,6 +79,8 @@ final class SQLiteLogStore: LogStore {
         self.deleteBefore = deleteBefore
         self.addToRollup = addToRollup
         self.insertRollup = insertRollup
+        // Room for every text column of a row at the writer's cap, so no value falls back to a copy.
+        textArena = SQLiteTextArena(capacity: options.maximumTextBytes * (HitTable.insertColumns.count + 1))
         guard let identity = FileIdentity(path: path) else {
             throw SQLiteError(code: SQLITE_CANTOPEN, message: "the database file vanished while it was being opened", context: "opening \(path)")
         }
@@ -134,27 +138,29 @@ final class SQLiteLogStore: LogStore {
     /// Binds `record` to the insert in `HitTable.insertColumns` order, field by field: this runs for
     /// every hit, and building `LogRecord.columnValues` would allocate an array per row.
     private func bind(_ record: LogRecord) throws {
+        textArena.startRow()
+        func text(_ value: String?, _ index: Int) throws { try textArena.bind(value, to: insertHit, at: index) }
         try insertHit.bind(integer: record.timestampMilliseconds, at: 1)
-        try insertHit.bind(text: record.siteID, at: 2)
-        try insertHit.bind(text: record.host, at: 3)
-        try insertHit.bind(text: record.method, at: 4)
-        try insertHit.bind(text: record.path, at: 5)
-        try insertHit.bind(text: record.kind, at: 6)
-        try insertHit.bind(text: record.rule, at: 7)
+        try text(record.siteID, 2)
+        try text(record.host, 3)
+        try text(record.method, 4)
+        try text(record.path, 5)
+        try text(record.kind, 6)
+        try text(record.rule, 7)
         try insertHit.bind(integer: Int64(record.status), at: 8)
         try insertHit.bind(integer: record.durationMicroseconds, at: 9)
-        try insertHit.bind(text: record.utmSource, at: 10)
-        try insertHit.bind(text: record.utmMedium, at: 11)
-        try insertHit.bind(text: record.utmCampaign, at: 12)
-        try insertHit.bind(text: record.utmTerm, at: 13)
-        try insertHit.bind(text: record.utmContent, at: 14)
-        try insertHit.bind(text: record.parametersJSON, at: 15)
-        try insertHit.bind(text: record.referrer, at: 16)
-        try insertHit.bind(text: record.userAgent, at: 17)
-        try insertHit.bind(text: record.clientClass, at: 18)
-        try insertHit.bind(text: record.clientAddress, at: 19)
-        try insertHit.bind(text: record.event, at: 20)
-        try insertHit.bind(text: record.secretToken, at: 21)
+        try text(record.utmSource, 10)
+        try text(record.utmMedium, 11)
+        try text(record.utmCampaign, 12)
+        try text(record.utmTerm, 13)
+        try text(record.utmContent, 14)
+        try text(record.parametersJSON, 15)
+        try text(record.referrer, 16)
+        try text(record.userAgent, 17)
+        try text(record.clientClass, 18)
+        try text(record.clientAddress, 19)
+        try text(record.event, 20)
+        try text(record.secretToken, 21)
     }
 
     /// Adds `count` hits to the rollup row of `key`, making the row when there is none.

@@ -34,6 +34,12 @@ public final class SQLiteStatement {
         try check(code)
     }
 
+    /// Binds `count` bytes of UTF-8 at `bytes` without SQLite copying them: they must stay valid and
+    /// unchanged until the statement has been stepped and reset (see `SQLiteTextArena`).
+    func bind(unownedText bytes: UnsafePointer<CChar>, count: Int, at index: Int) throws {
+        try check(linkhost_sqlite_bind_text_static(handle, Int32(index), bytes, Int32(count)))
+    }
+
     /// Binds a 64-bit integer; `nil` binds NULL.
     public func bind(integer: Int64?, at index: Int) throws {
         guard let integer else { return try bindNull(at: index) }

@@ -40,4 +40,31 @@ struct ClientAddressPolicyTests {
         #expect(ClientAddressPolicy.truncated.apply(to: nil) == nil)
         #expect(ClientAddressPolicy.allCases.map(\.rawValue) == ["truncated", "omit"])
     }
+
+    @Test("the dotted-quad path answers every plain IPv4 address exactly as the general parser does")
+    func dottedQuadAgreesWithTheParser() {
+        // Octets that are valid, too large, zero-padded, empty or not digits, joined by one to five
+        // dots: a deterministic sweep of 20,000 candidates around the fast path's edges.
+        let pieces = ["0", "00", "01", "7", "9", "10", "99", "100", "199", "255", "256", "300", "999", "1000", "", "a", " 1", "1 ", "+1"]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        var answeredFast = 0
+        for _ in 0..<20_000 {
+            let count = 1 + next(5)
+            let candidate = (0..<count).map { _ in pieces[next(pieces.count)] }.joined(separator: ".")
+            let general = ClientAddressPolicy.truncatedByParsing(candidate)
+            let fast = ClientAddressPolicy.truncatedDottedQuad(candidate)
+            if let fast {
+                answeredFast += 1
+                #expect(fast == general, "\(candidate)")
+            } else if !candidate.contains(" ") {
+                // Without spaces to trim, anything the parser accepts is a plain quad the fast path must take.
+                #expect(general == nil, "\(candidate): the parser gives \(general ?? "nil")")
+            }
+        }
+        #expect(answeredFast > 100)
+    }
 }

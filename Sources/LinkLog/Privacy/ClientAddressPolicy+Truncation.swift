@@ -5,6 +5,46 @@ extension ClientAddressPolicy {
     /// (`::ffff:203.0.113.9`) as IPv4. Accepts `[...]` brackets and a `%zone`; anything else that is
     /// not an address (ports, host names, junk) gives `nil`, never a crash.
     public static func truncate(_ address: String) -> String? {
+        // Nearly every address is a plain IPv4 one, and this runs for every logged request: the
+        // general path below (Characters, inet_pton, arrays) was 5 % of a worker's time under load.
+        if let network = truncatedDottedQuad(address) { return network }
+        return truncatedByParsing(address)
+    }
+
+    /// The /24 of `address` when it is a canonical dotted quad (four decimal octets of at most 255
+    /// without leading zeros, nothing else), read from its bytes; `nil` for anything else, which
+    /// `truncatedByParsing` then decides. Equal to that path's answer wherever both give one.
+    package static func truncatedDottedQuad(_ address: String) -> String? {
+        let bytes = address.utf8
+        guard bytes.count >= 7, bytes.count <= 15 else { return nil }
+        var octets = 0
+        var digits = 0
+        var value = 0
+        var firstDigit: UInt8 = 0
+        var lastDotEnd = bytes.startIndex
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0, octets < 3 else { return nil }
+                octets += 1
+                digits = 0
+                value = 0
+                lastDotEnd = index
+            } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                if digits == 0 { firstDigit = byte }
+                digits += 1
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                guard digits <= 3, value <= 255, !(digits > 1 && firstDigit == UInt8(ascii: "0")) else { return nil }
+            } else {
+                return nil
+            }
+        }
+        guard octets == 3, digits > 0 else { return nil }
+        return String(address[..<lastDotEnd]) + ".0"
+    }
+
+    /// `truncate` for any input: brackets, zones, spaces, IPv6 and IPv4-mapped IPv6.
+    package static func truncatedByParsing(_ address: String) -> String? {
         var text = Substring(address).trimmingSpaces()
         if text.hasPrefix("["), text.hasSuffix("]") { text = text.dropFirst().dropLast() }
         if let zone = text.firstIndex(of: "%") { text = text[..<zone] }

@@ -29,6 +29,16 @@ extension LogRecord {
         return record
     }
 
+    /// Whether any text is longer than `maximumBytes` of UTF-8, so `cappingText(to:)` would change
+    /// the record. Nearly every record is within bounds, and this check costs no copy of it.
+    package func hasText(longerThan maximumBytes: Int) -> Bool {
+        func long(_ text: String?) -> Bool { (text?.utf8.count ?? 0) > maximumBytes }
+        return long(siteID) || long(host) || long(method) || long(path) || long(kind) || long(rule) || long(utmSource)
+            || long(utmMedium) || long(utmCampaign) || long(utmTerm) || long(utmContent) || long(referrer) || long(userAgent)
+            || long(clientClass) || long(clientAddress) || long(event) || long(secretToken)
+            || trackedParameters.contains { long($0.name) || long($0.value) }
+    }
+
     /// The `params` column: one JSON object of the names and values in order, the first of each
     /// repeated name kept as `trackedParameters` promises; `nil` for no parameters, so the column
     /// stays NULL rather than holding `{}`. Built by the writer, to keep JSON work off the request path.

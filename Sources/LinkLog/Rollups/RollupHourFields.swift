@@ -12,10 +12,11 @@ struct RollupHourFields: Hashable {
     let utmMedium: String?
     let utmCampaign: String?
     let event: String?
-    /// A record with these fields (the others do not matter to the key).
-    let record: LogRecord
+    /// Where in the batch a record with these fields is (the others do not matter to the key): an
+    /// index, not a copy of the record, which would retain every one of its texts again.
+    let recordIndex: Int
 
-    init(_ record: LogRecord) {
+    init(_ record: LogRecord, at recordIndex: Int) {
         hour = RollupGrain.hour.bucketStart(record.timestampMilliseconds)
         site = record.siteID
         host = record.host
@@ -27,7 +28,7 @@ struct RollupHourFields: Hashable {
         utmMedium = record.utmMedium
         utmCampaign = record.utmCampaign
         event = record.event
-        self.record = record
+        self.recordIndex = recordIndex
     }
 
     static func == (left: RollupHourFields, right: RollupHourFields) -> Bool {

@@ -21,10 +21,10 @@ package enum RollupTable {
     package static func counts(of records: [LogRecord]) -> [(set: RollupTableSet, grain: RollupGrain, counts: [RollupKey: Int64])] {
         // Grouped first by the record's own fields (no array per record), then made keys.
         var grouped: [RollupHourFields: Int64] = [:]
-        for record in records { grouped[RollupHourFields(record), default: 0] += 1 }
+        for (index, record) in records.enumerated() { grouped[RollupHourFields(record, at: index), default: 0] += 1 }
         var full: [RollupKey: Int64] = [:]
         full.reserveCapacity(grouped.count)
-        for (fields, count) in grouped { full[RollupKey(fields.record, grain: .hour), default: 0] += count }
+        for (fields, count) in grouped { full[RollupKey(records[fields.recordIndex], grain: .hour), default: 0] += count }
         return counts(fromFullHours: full)
     }
 

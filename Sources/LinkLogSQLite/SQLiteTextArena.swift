@@ -1,0 +1,42 @@
+/// A buffer the log writer copies a row's texts into before binding them, so that SQLite need not
+/// copy each one into memory of its own: one copy into reused memory instead of an allocation, a
+/// copy and a free per value (a tenth of the writer's time under load). Values that no longer fit
+/// are bound the ordinary, copying way, so a row is never refused for its size.
+///
+/// The texts bound through it stay valid until `startRow()`: call that only after the previous
+/// row's statement has been stepped and reset.
+final class SQLiteTextArena {
+    private let storage: UnsafeMutablePointer<CChar>
+    private let capacity: Int
+    private var used = 0
+
+    /// An arena of `capacity` bytes: enough for a row whose texts are each capped by the writer.
+    init(capacity: Int) {
+        self.capacity = max(capacity, 1)
+        storage = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        storage.deallocate()
+    }
+
+    /// Makes the whole buffer available for the next row.
+    func startRow() {
+        used = 0
+    }
+
+    /// Binds `text` (NULL for `nil`) to `statement` at `index`.
+    func bind(_ text: String?, to statement: SQLiteStatement, at index: Int) throws {
+        guard var text else { return try statement.bindNull(at: index) }
+        let count = text.utf8.count
+        guard count <= capacity - used else { return try statement.bind(text: text, at: index) }
+        let start = storage + used
+        text.withUTF8 { bytes in
+            if let base = bytes.baseAddress {
+                UnsafeMutableRawPointer(start).copyMemory(from: base, byteCount: bytes.count)
+            }
+        }
+        used += count
+        try statement.bind(unownedText: start, count: count, at: index)
+    }
+}
