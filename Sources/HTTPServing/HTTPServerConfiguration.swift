@@ -41,7 +41,7 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         connectionLimit: Int = 2048,
         perAddressConnectionLimit: Int = 256,
         connectionTimeoutSeconds: Int = 15,
-        connectionMemoryLimit: Int = 32 * 1024,
+        connectionMemoryLimit: Int = 16 * 1024,
         maximumBodySize: Int = 64 * 1024,
         listenBacklog: Int = 511,
         shutdownGraceSeconds: Double = 10,
