@@ -18,9 +18,13 @@ public final class ServingMetrics: Sendable {
     public init() {}
 
     /// Counts one ended exchange of a public listener.
+    /// The `statusClass` labels, made once rather than interpolated for every request.
+    private static let statusClasses = ["1xx", "2xx", "3xx", "4xx", "5xx"]
+
     func observe(_ exchange: HTTPExchange, annotation: HitAnnotation?) {
         let kind = annotation?.kind ?? .rejected
-        let request = RequestLabels(site: annotation?.siteID ?? "", kind: kind.rawValue, statusClass: "\(min(max(exchange.status / 100, 1), 5))xx")
+        let request = RequestLabels(
+            site: annotation?.siteID ?? "", kind: kind.rawValue, statusClass: Self.statusClasses[min(max(exchange.status / 100, 1), 5) - 1])
         let seconds = Double(exchange.durationNanoseconds) / 1_000_000_000
         let bucket = Self.latencyBounds.firstIndex { seconds <= $0 } ?? Self.latencyBounds.count
         let aasaClient = kind == .aasa ? clientClasses.classify(exchange.request.headers["User-Agent"]).rawValue : nil
