@@ -4,13 +4,11 @@ import Glibc
 /// sockets) are written as plain IPv4 so one client always has one address in logs and limits.
 package enum SocketAddressText {
     static func address(_ pointer: UnsafePointer<sockaddr>) -> String? {
-        // IPv4 first, before the buffer the general path needs.
-        if Int32(pointer.pointee.sa_family) == AF_INET {
-            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { dottedQuad(UInt32(bigEndian: $0.pointee.sin_addr.s_addr)) }
-        }
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         switch Int32(pointer.pointee.sa_family) {
+        case AF_INET:
+            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { dottedQuad(UInt32(bigEndian: $0.pointee.sin_addr.s_addr)) }
         case AF_INET6:
+            var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
             return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
                 var address = ipv6.pointee.sin6_addr
                 guard inet_ntop(AF_INET6, &address, &buffer, socklen_t(buffer.count)) != nil else { return nil }

@@ -49,6 +49,57 @@ struct LogWriterTests {
         #expect(bare.utmSource == nil)
     }
 
+    @Test("texts longer than the cap are cut at a character boundary, in the row and its rollups alike; shorter ones are kept whole")
+    func longTextsAreCapped() throws {
+        let fixture = try LogFixture()
+        // 16 bytes a text: "ä" is two bytes, so a cut in the middle of one must step back to its start.
+        let writer = try LogWriter(
+            configuration: LogWriterConfiguration(database: SQLiteLogDatabase(path: fixture.databasePath), maximumTextBytes: 16))
+        let long = "abcdefghijklmnoäöü-and-more"
+        let capped = "abcdefghijklmno"
+        let record = Sample.record(
+            utmCampaign: long, parameters: [("from", long), (long, "x")], userAgent: long + long, clientClass: "ios")
+        _ = writer.enqueue(record)
+        _ = writer.enqueue(Sample.record(utmCampaign: "short", userAgent: "äöü"))
+        // Forty capped parameters make a params JSON larger than the writer's buffer for a row's texts
+        // (16 bytes for each column): it is bound the copying way, and the texts after it still land.
+        let many = (0..<40).map { (name: "p\($0)", value: String(repeating: "v", count: 16)) }
+        _ = writer.enqueue(Sample.record(utmCampaign: "many", parameters: many, userAgent: "after-the-json", clientClass: "bot"))
+        writer.stop()
+
+        let rows = try fixture.reader().rows()
+        let cut = try #require(rows.first { $0.utmCampaign == capped })
+        #expect(cut.utmCampaign == capped)
+        #expect(cut.userAgent == capped)
+        #expect(cut.parametersJSON == #"{"from":"\#(capped)","\#(capped)":"x"}"#)
+        let kept = try #require(rows.first { $0.utmCampaign == "short" })
+        #expect(kept.userAgent == "äöü")
+        let wide = try #require(rows.first { $0.utmCampaign == "many" })
+        #expect(wide.parametersJSON == "{" + many.map { #""\#($0.name)":"\#($0.value)""# }.joined(separator: ",") + "}")
+        #expect(wide.userAgent == "after-the-json")
+        #expect(wide.clientClass == "bot")
+        // The rollups counted the capped value, so statistics name the campaign as the rows do.
+        #expect(
+            try fixture.reader().stats(by: .utmCampaign).sorted { ($0.key ?? "") < ($1.key ?? "") } == [
+                StatsRow(key: capped, hits: 1), StatsRow(key: "many", hits: 1), StatsRow(key: "short", hits: 1),
+            ])
+    }
+
+    @Test("capping is in place and idempotent: a record within the cap is unchanged, a capped one stays as it is")
+    func cappingTwiceChangesNothing() {
+        var record = Sample.record(utmCampaign: "x" + String(repeating: "é", count: 40), parameters: [("n", "v")], userAgent: "short")
+        let untouched = record
+        record.capText(to: 4096)
+        #expect(record.utmCampaign == untouched.utmCampaign)
+        record.capText(to: 9)
+        #expect(record.utmCampaign == "xéééé")
+        #expect(record.userAgent == "short")
+        let once = record
+        record.capText(to: 9)
+        #expect(record.utmCampaign == once.utmCampaign)
+        #expect(record.trackedParameters.map(\.value) == ["v"])
+    }
+
     @Test("params: a repeated name keeps its first value; names and values are JSON-escaped")
     func parametersColumn() throws {
         let fixture = try LogFixture()

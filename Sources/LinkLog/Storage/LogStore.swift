@@ -7,7 +7,7 @@ public protocol LogStore: AnyObject {
     /// a store whose connection notices such things itself just says `true`.
     var isStillCurrent: Bool { get }
 
-    /// Inserts `records` (already capped, `LogRecord.cappingText`), adds their counts to the rollup
+    /// Inserts `records` (already capped, `LogRecord.capText`), adds their counts to the rollup
     /// tables (`RollupTable.counts`) and `droppedRecords` to the dropped counter, all in one
     /// transaction: either everything is in the database or nothing is, so the rollups are never out
     /// of step with the hits.

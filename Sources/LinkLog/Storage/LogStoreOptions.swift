@@ -2,7 +2,7 @@
 public struct LogStoreOptions: Sendable {
     /// How long to wait for another connection's lock before a batch counts as failed.
     public var busyTimeout: Duration
-    /// Longest text stored in any column, in UTF-8 bytes (`LogRecord.cappingText`).
+    /// Longest text stored in any column, in UTF-8 bytes (`LogRecord.capText`).
     public var maximumTextBytes: Int
 
     /// Options with the given limits.

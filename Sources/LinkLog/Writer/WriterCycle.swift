@@ -105,15 +105,11 @@ struct WriterCycle {
         applyRetentionIfDue(store, lock)
     }
 
-    /// Caps every text of the batch's records in place (see `LogRecord.cappingText(to:)`), touching
-    /// only the rare record that has a long one: copying every record into a new batch cost the
-    /// writer a tenth of its time under load. Capping twice changes nothing, so a batch kept after a
-    /// failed attempt may be capped again.
+    /// Caps every text of the batch's records in place (`LogRecord.capText(to:)`); a batch kept
+    /// after a failed attempt may be capped again.
     private mutating func capTexts() {
         let maximum = configuration.maximumTextBytes
-        for index in batch.indices where batch[index].hasText(longerThan: maximum) {
-            batch[index] = batch[index].cappingText(to: maximum)
-        }
+        for index in batch.indices { batch[index].capText(to: maximum) }
     }
 
     /// Whether the loop should end: after a stop, once everything is written, or once the stop's
