@@ -66,6 +66,7 @@ let package = Package(
             name: "HTTPServing",
             dependencies: [
                 "CMicroHTTPD",
+                "OrderedJSON",
                 "PercentCoding",
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -2,8 +2,9 @@ import PercentCoding
 
 /// A request as the server received it, ready for a responder.
 ///
-/// The raw request target is kept next to its decoded parts: the path is percent-decoded, the query
-/// split into items in order (repeats kept) with `+` read as a space, as browsers encode forms.
+/// The raw request target is kept next to its decoded path. The query is kept as sent and split only
+/// when asked (`queryItems`): most requests (the AASA file, static files) never need it, and a
+/// responder that does splits it once and keeps the items.
 public struct HTTPRequest: Sendable {
     /// The method as sent (`GET`, `HEAD`, ...). HEAD is answered like GET; the server drops the body.
     public var method: String
@@ -15,11 +16,8 @@ public struct HTTPRequest: Sendable {
     public var rawPath: String
     /// The text after the first `?`, as sent; `nil` when the target has no `?`.
     public var rawQuery: String?
-    /// The query's items, decoded, in the order sent.
-    public var queryItems: [HTTPQueryItem]
-    /// True when the path or query had a broken `%` escape or decoded to bytes that are not UTF-8;
-    /// broken escapes stay as written and bad bytes become U+FFFD, so the request is still usable.
-    public var hasMalformedEncoding: Bool
+    /// True when the path had a broken `%` escape or decoded to bytes that are not UTF-8.
+    private let pathIsMalformed: Bool
     /// `HTTP/1.1` or `HTTP/1.0`.
     public var version: String
     public var headers: HTTPHeaders
@@ -60,15 +58,19 @@ public struct HTTPRequest: Sendable {
         self.rawPath = String(rawPath)
         let decodedPath = PercentCoding.decode(rawPath)
         path = decodedPath.text
-        var malformed = decodedPath.isMalformed
-        var items: [HTTPQueryItem] = []
-        // `+` is a space here, as browsers encode forms (WHATWG `application/x-www-form-urlencoded`).
-        for item in QueryString(rawQuery ?? "", decoding: .form) {
-            items.append(HTTPQueryItem(name: item.name, value: item.value))
-            malformed = malformed || item.isMalformed
-        }
-        queryItems = items
-        hasMalformedEncoding = malformed
+        pathIsMalformed = decodedPath.isMalformed
+    }
+
+    /// The query's items, decoded, in the order sent (repeats kept), with `+` read as a space as
+    /// browsers encode forms (WHATWG `application/x-www-form-urlencoded`). Split on every call.
+    public var queryItems: [HTTPQueryItem] {
+        QueryString(rawQuery ?? "", decoding: .form).map { HTTPQueryItem(name: $0.name, value: $0.value) }
+    }
+
+    /// True when the path or query had a broken `%` escape or decoded to bytes that are not UTF-8;
+    /// broken escapes stay as written and bad bytes become U+FFFD, so the request is still usable.
+    public var hasMalformedEncoding: Bool {
+        pathIsMalformed || QueryString(rawQuery ?? "", decoding: .form).contains(where: \.isMalformed)
     }
 
     /// The value of the first query item named `name` (`""` for `?name`), `nil` when absent.

@@ -28,7 +28,12 @@ public struct LinkRouter: Sendable {
 
     /// Routes a request path and query, both as sent (percent-encoded).
     public func route(rawPath: String, rawQuery: String?) -> RouteResult {
-        let query = Self.rawItems(rawQuery)
+        route(rawPath: rawPath, query: Self.queryItems(rawQuery))
+    }
+
+    /// Routes a request path as sent and its query already split by `queryItems(_:)` (a server that
+    /// needs the items for more than routing splits the query once).
+    public func route(rawPath: String, query: [(name: String, value: String)]) -> RouteResult {
         var closest: (rule: LinkRule, unmet: Int, problem: LinkProblem, captures: [String: String])?
         for rule in rules {
             guard let rawCaptures = rule.path.match(rawPath: rawPath, caseSensitive: rule.caseSensitive) else { continue }
@@ -46,7 +51,7 @@ public struct LinkRouter: Sendable {
     }
 
     /// Query items as sent (not decoded); an item without `=` has an empty value, as AASA reads it.
-    static func rawItems(_ rawQuery: String?) -> [(name: String, value: String)] {
+    public static func queryItems(_ rawQuery: String?) -> [(name: String, value: String)] {
         guard let rawQuery else { return [] }
         return QueryString(rawQuery, decoding: .asWritten).map { ($0.name, $0.value ?? "") }
     }

@@ -50,11 +50,11 @@ struct AdminResponder: HTTPResponder {
         let machine = path.hasPrefix("/api/") || path == "/metrics"
         guard authenticator.isAuthenticated(request) else {
             authenticator.countRefusal()
-            if machine { return APIProblem.unauthorized.response() }
+            if machine { return HTTPProblem.adminUnauthorized.response() }
             let language = Dashboard.language(request)
             return loginPage(request, status: 401, message: pages.text("login_needed", language))
         }
-        guard isRead else { return machine ? APIProblem.methodNotAllowed(path).response() : methodNotAllowed("GET, HEAD") }
+        guard isRead else { return machine ? HTTPProblem.readOnly(path).response() : methodNotAllowed("GET, HEAD") }
         switch path {
         case "/": return dashboard.response(request)
         case "/metrics": return metrics.response()
@@ -63,7 +63,7 @@ struct AdminResponder: HTTPResponder {
         case "/api/v1/funnel": return api.funnel(request)
         case "/api/v1/openapi.json": return HTTPResponse(status: 200, headers: AdminHeaders.json, body: openAPIDocument)
         default:
-            if machine { return APIProblem.notFound("no such path: \(path); see /api/v1/openapi.json").response() }
+            if machine { return HTTPProblem.pathNotFound("no such path: \(path); see /api/v1/openapi.json").response() }
             return HTTPResponse(status: 404, headers: AdminHeaders.with("text/plain; charset=utf-8"), body: Array("Not Found\n".utf8))
         }
     }

@@ -33,7 +33,7 @@ struct Dashboard: Sendable {
         context["sites"] = siteIDs.map { ["id": $0, "selected": values["site"] == $0] as [String: Any] }
         do {
             try fill(&context, request: request, language: language)
-        } catch let problem as APIProblem {
+        } catch let problem as HTTPProblem {
             status = problem.status
             context["problem"] = pages.text("bad_filter", language, ["problem": problem.detail])
         } catch {
@@ -53,10 +53,9 @@ struct Dashboard: Sendable {
     }
 
     private func fill(_ context: inout [String: Any], request: HTTPRequest, language: String) throws {
-        var query = request
         // Empty form fields mean "no filter"; the form always sends them.
-        query.queryItems = request.queryItems.filter { !($0.value ?? "").isEmpty && $0.name != "lang" }
-        if query.queryValue("since") == nil { query.queryItems.append(HTTPQueryItem(name: "since", value: Self.defaultSince)) }
+        var query = request.queryItems.filter { !($0.value ?? "").isEmpty && $0.name != "lang" }
+        if !query.contains(where: { $0.name == "since" }) { query.append(HTTPQueryItem(name: "since", value: Self.defaultSince)) }
         let parameters = try LogQueryParameters.read(
             query, extra: [],
             refused: [
@@ -125,7 +124,7 @@ struct Dashboard: Sendable {
                 "referrer": Self.cut(row.referrer ?? ""), "agent": Self.cut(row.userAgent ?? ""),
             ]
         }
-        let exportQuery = query.queryItems.map { item in
+        let exportQuery = query.map { item in
             "\(item.name)=\((item.value ?? "").addingPercentEncoding(withAllowedCharacters: Self.queryValueCharacters) ?? "")"
         }.joined(separator: "&")
         context["exportCSV"] = "/api/v1/hits?format=csv&" + exportQuery

@@ -82,6 +82,12 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "linkhost")
+        // Process-wide settings a server needs, made here rather than by the libraries: writing to a
+        // socket the peer closed must not end the process (libmicrohttpd avoids SIGPIPE itself; the
+        // PostgreSQL and CDN clients might not), and every connection is a file descriptor, while the
+        // usual soft limit (1024) is below the default connection limit.
+        signal(SIGPIPE, SIG_IGN)
+        FileDescriptorLimit.raiseSoftLimitToHard()
 
         // A reload reads the same file with the same flags and environment as this start.
         let source = ConfigurationSource(path: configOptions.config, overrides: overrides, environment: ProcessInfo.processInfo.environment)

@@ -20,42 +20,51 @@ final class SitePages: Sendable {
     private let cache = RenderedPageCache()
     /// `log.trackedParameters`: whether links in QR codes carry `from=qrcode`.
     private let trackedParameters: [String]
-    private let clientClasses: ClientClassCache
     private let qrCodes: QRCodeImages
 
-    /// `clientClasses` and `qrCodes` may be shared by every site of a server (they are keyed by
-    /// User-Agent and by link, which do not depend on the site).
+    /// `qrCodes` may be shared by every site of a server (keyed by link, which does not depend on
+    /// the site).
     init(
         site: SiteConfiguration, publicDirectory: String, publicScheme: String, commonHeaders: CommonHeaders = .none,
-        trackedParameters: [String] = LogSettings().trackedParameters, clientClasses: ClientClassCache = ClientClassCache(),
-        qrCodes: QRCodeImages = QRCodeImages()
+        trackedParameters: [String] = LogSettings().trackedParameters, qrCodes: QRCodeImages = QRCodeImages()
     ) throws(PageSetupError) {
         self.site = site
         self.commonHeaders = commonHeaders
         self.publicScheme = publicScheme
         self.trackedParameters = trackedParameters
-        self.clientClasses = clientClasses
         self.qrCodes = qrCodes
         strings = try PageStrings.load(from: publicDirectory + "/locales", languages: site.languages)
         templates = try PageTemplates.load(folder: publicDirectory + "/templates", siteID: site.id)
     }
 
     /// The page for a request: from the cache when this site, host, language, variant and target
-    /// were rendered before, else routed and rendered now (and kept).
-    func response(for request: HTTPRequest) -> AnnotatedResponse<HitAnnotation> {
+    /// were rendered before, else routed and rendered now (and kept). `served` holds what is known
+    /// of the request so far; the page adds its client class, rule and (when it routes) the split
+    /// query.
+    func response(for request: HTTPRequest, served: ServedRequest, classes: ClientClassCache) -> AnnotatedResponse<ServedRequest> {
+        var served = served
         let language = LanguageNegotiation.choose(request.headers["Accept-Language"], available: site.languages, defaultLanguage: site.defaultLanguage)
         let host = canonicalHost(for: request)
-        let variant = PageVariant.choose(userAgent: request.headers["User-Agent"], siteHasAndroidApp: site.app.android != nil, classes: clientClasses)
+        let userAgent = request.headers["User-Agent"]
+        let clientClass = classes.classify(userAgent)
+        served.clientClass = clientClass
+        let variant = PageVariant.choose(clientClass: clientClass, userAgent: userAgent, siteHasAndroidApp: site.app.android != nil)
         let key = RenderedPageCache.Key(site: site.id, host: host, language: language, target: request.target, variant: variant)
         if let cached = cache.entry(for: key) {
-            return AnnotatedResponse(HTTPResponse(cached.response), annotation: cached.annotation)
+            served.kind = cached.kind
+            served.rule = cached.rule
+            served.pathCaptures = cached.pathCaptures
+            return AnnotatedResponse(HTTPResponse(cached.response), annotation: served)
         }
-        let route = request.path.hasPrefix("/static/") ? .noRule : site.router.route(rawPath: request.rawPath, rawQuery: request.rawQuery)
-        let rendered = render(request, route: route, page: Page(language: language, host: host, variant: variant))
+        let query = LinkRouter.queryItems(request.rawQuery)
+        served.query = query
+        let route = request.path.hasPrefix("/static/") ? .noRule : site.router.route(rawPath: request.rawPath, query: query)
+        let rendered = render(request, route: route, page: Page(language: language, host: host, variant: variant, query: query), served: served)
         let page = rendered.response
         guard let prepared = try? PreparedResponse(status: page.status, headers: page.headers, body: page.body) else { return rendered }
-        cache.store(RenderedPageCache.Entry(response: prepared, annotation: rendered.annotation), for: key)
-        return AnnotatedResponse(HTTPResponse(prepared), annotation: rendered.annotation)
+        let facts = rendered.annotation
+        cache.store(RenderedPageCache.Entry(response: prepared, kind: facts.kind, rule: facts.rule, pathCaptures: facts.pathCaptures), for: key)
+        return AnnotatedResponse(HTTPResponse(prepared), annotation: facts)
     }
 
     /// What a page is rendered for besides the route: the visitor's language, the host its
@@ -64,26 +73,32 @@ final class SitePages: Sendable {
         let language: String
         let host: String
         let variant: PageVariant
+        /// The request's query, split as sent.
+        let query: [(name: String, value: String)]
     }
 
     /// Renders the page for a routed request.
-    private func render(_ request: HTTPRequest, route: RouteResult, page: Page) -> AnnotatedResponse<HitAnnotation> {
+    private func render(_ request: HTTPRequest, route: RouteResult, page: Page, served: ServedRequest) -> AnnotatedResponse<ServedRequest> {
+        var served = served
         switch route {
         case .page(let match):
-            return render(
-                status: 200, language: page.language, context: linkContext(match, request: request, page: page),
-                annotation: HitAnnotation(kind: .fallback, siteID: site.id, rule: match.rule.name, pathCaptures: match.captures))
+            served.kind = .fallback
+            served.rule = match.rule
+            served.pathCaptures = match.captures
+            return render(status: 200, language: page.language, context: linkContext(match, request: request, page: page), served: served)
         case .badLink(let rule, let problem, let captures):
-            return render(
-                status: 400, language: page.language, context: badLinkContext(rule, problem, page: page),
-                annotation: HitAnnotation(kind: .badLink, siteID: site.id, rule: rule.name, pathCaptures: captures))
+            served.kind = .badLink
+            served.rule = rule
+            served.pathCaptures = captures
+            return render(status: 400, language: page.language, context: badLinkContext(rule, problem, page: page), served: served)
         case .noRule:
-            return notFound(page)
+            served.kind = .notFound
+            return notFound(page, served: served)
         }
     }
 
     /// The 404 page: the app's name and the store, in the visitor's language.
-    private func notFound(_ page: Page) -> AnnotatedResponse<HitAnnotation> {
+    private func notFound(_ page: Page, served: ServedRequest) -> AnnotatedResponse<ServedRequest> {
         let language = page.language
         var context = baseContext(page)
         let app = ["app": site.app.name]
@@ -94,7 +109,7 @@ final class SitePages: Sendable {
         context["message"] = strings.text("not_found_text", language, app)
         context["noindex"] = true
         context["open"] = ["url": openURL("\(site.app.scheme)://", page: page), "label": strings.text("open_in_app", language, app)]
-        return render(status: 404, language: language, context: context, annotation: HitAnnotation(kind: .notFound, siteID: site.id))
+        return render(status: 404, language: language, context: context, served: served)
     }
 
     // MARK: contexts
@@ -213,7 +228,11 @@ final class SitePages: Sendable {
         let source = QRCodeLink.sourceItems(rule: match.rule, site: site, trackedParameters: trackedParameters)
         var utm: [(name: String, value: String)] = []
         for name in LogRecord.utmParameterNames {
-            if let value = request.queryItems.first(where: { $0.name == name })?.value, !value.isEmpty { utm.append((name, value)) }
+            // The first item with this name, decoded as a browser form encodes it (`+` a space).
+            if let raw = page.query.first(where: { PercentCoding.decode($0.name, plusAsSpace: true).text == name })?.value {
+                let value = PercentCoding.decode(raw, plusAsSpace: true).text
+                if !value.isEmpty { utm.append((name, value)) }
+            }
         }
         for extra in [passThrough + source + utm, passThrough + source] {
             let link = canonicalLink(rule: match.rule, values: match.values, extraQuery: extra, host: page.host)
@@ -228,7 +247,7 @@ final class SitePages: Sendable {
 
     // MARK: helpers
 
-    private func render(status: Int, language: String, context: [String: Any], annotation: HitAnnotation) -> AnnotatedResponse<HitAnnotation> {
+    private func render(status: Int, language: String, context: [String: Any], served: ServedRequest) -> AnnotatedResponse<ServedRequest> {
         var headers: HTTPHeaders = [
             "Content-Type": "text/html; charset=utf-8",
             "Content-Language": language,
@@ -238,7 +257,7 @@ final class SitePages: Sendable {
         ]
         SecurityHeaders.apply(to: &headers)
         commonHeaders.apply(to: &headers)
-        return AnnotatedResponse(HTTPResponse(status: status, headers: headers, body: Array(templates.render(context).utf8)), annotation: annotation)
+        return AnnotatedResponse(HTTPResponse(status: status, headers: headers, body: Array(templates.render(context).utf8)), annotation: served)
     }
 
     /// The request's host when it is one of the site's, else the site's primary host: a Host header

@@ -13,7 +13,6 @@ public final class ServingMetrics: Sendable {
     public static let latencyBounds: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 
     private let counts = Mutex(ServingMetricsSnapshot())
-    private let clientClasses = ClientClassCache()
 
     public init() {}
 
@@ -21,14 +20,15 @@ public final class ServingMetrics: Sendable {
     /// The `statusClass` labels, made once rather than interpolated for every request.
     private static let statusClasses = ["1xx", "2xx", "3xx", "4xx", "5xx"]
 
-    func observe(_ exchange: HTTPExchange, annotation: HitAnnotation?) {
-        let kind = annotation?.kind ?? .rejected
+    /// Counts one ended exchange; `served.clientClass` is filled in for AASA fetches.
+    func observe(_ exchange: HTTPExchange, _ served: ServedRequest) {
+        let kind = served.kind
         let request = RequestLabels(
-            site: annotation?.siteID ?? "", kind: kind.rawValue, statusClass: Self.statusClasses[min(max(exchange.status / 100, 1), 5) - 1])
+            site: served.siteID ?? "", kind: kind.rawValue, statusClass: Self.statusClasses[min(max(exchange.status / 100, 1), 5) - 1])
         let seconds = Double(exchange.durationNanoseconds) / 1_000_000_000
         let bucket = Self.latencyBounds.firstIndex { seconds <= $0 } ?? Self.latencyBounds.count
-        let aasaClient = kind == .aasa ? clientClasses.classify(exchange.request.headers["User-Agent"]).rawValue : nil
-        let report = Self.report(exchange, annotation: annotation)
+        let aasaClient = kind == .aasa ? (served.clientClass ?? .unknown).rawValue : nil
+        let report = Self.report(exchange, served)
         counts.withLock { snapshot in
             snapshot.requests[request, default: 0] += 1
             snapshot.latencyCounts[bucket] += 1
@@ -40,20 +40,15 @@ public final class ServingMetrics: Sendable {
 
     /// The report an exchange was, if it was one: accepted when logged as an app open or event,
     /// refused with the endpoint's code, or refused by the HTTP layer (an oversized body).
-    private static func report(_ exchange: HTTPExchange, annotation: HitAnnotation?) -> ReportLabels? {
-        let path = exchange.request.path
-        let endpoint = path == IngestEndpoints.opensPath ? "opens" : path == IngestEndpoints.eventsPath ? "events" : nil
-        if let annotation {
-            switch annotation.kind {
-            case .appOpen: return ReportLabels(endpoint: "opens", outcome: "accepted", reason: "")
-            case .event: return ReportLabels(endpoint: "events", outcome: "accepted", reason: "")
-            default:
-                guard let endpoint, let rejection = annotation.rejection else { return nil }
-                return ReportLabels(endpoint: endpoint, outcome: "rejected", reason: rejection)
-            }
+    private static func report(_ exchange: HTTPExchange, _ served: ServedRequest) -> ReportLabels? {
+        let endpoint = served.endpoint == .opens ? "opens" : served.endpoint == .events ? "events" : nil
+        switch served.kind {
+        case .appOpen: return ReportLabels(endpoint: "opens", outcome: "accepted", reason: "")
+        case .event: return ReportLabels(endpoint: "events", outcome: "accepted", reason: "")
+        default:
+            guard let endpoint, let rejection = served.rejection else { return nil }
+            return ReportLabels(endpoint: endpoint, outcome: "rejected", reason: rejection)
         }
-        guard let endpoint else { return nil }
-        return ReportLabels(endpoint: endpoint, outcome: "rejected", reason: exchange.status == 413 ? "payload_too_large" : "bad_request")
     }
 
     /// The counts so far.
