@@ -231,6 +231,7 @@ let package = Package(
             name: "LinkhostKitTests",
             dependencies: [
                 "LinkhostKit", "LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL", "OrderedJSON", "HTTPServing", "TestSupport", "AssetLinks", "CDNCheck",
+                "LinkRules",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictness

@@ -20,10 +20,15 @@ public struct AASADetailsEntry: Sendable, Hashable {
     public let defaults: AASAComponent?
     /// Whether the entry wrote both `appID` and `appIDs`.
     public let hasBothAppIDKeys: Bool
+    /// Whether the entry is one entry for iOS 12 and for iOS 13+ at once: `appID` with legacy
+    /// `paths` (all iOS 12 reads), and `appIDs` listing that app too with `components` (iOS 13+
+    /// ignores `paths` beside `components`). Apple describes this at WWDC19 ("What's New in Universal
+    /// Links"); it is what linkhost's `aasa.legacyPaths` generates. Neither AASA012 nor AASA015 applies.
+    public let isDualForm: Bool
 
     public init(
         index: Int, jsonPath: JSONPath = .root, appIDs: [String], appIDPaths: [JSONPath]? = nil, components: [AASAComponent]? = nil,
-        paths: [AASALegacyPath]? = nil, defaults: AASAComponent? = nil, hasBothAppIDKeys: Bool = false
+        paths: [AASALegacyPath]? = nil, defaults: AASAComponent? = nil, hasBothAppIDKeys: Bool = false, isDualForm: Bool = false
     ) {
         self.index = index
         self.jsonPath = jsonPath
@@ -33,6 +38,7 @@ public struct AASADetailsEntry: Sendable, Hashable {
         self.paths = paths
         self.defaults = defaults
         self.hasBothAppIDKeys = hasBothAppIDKeys
+        self.isDualForm = isDualForm
     }
 
     /// Which rules iOS 13+ reads: `components` whenever the key is present, else `paths`.
