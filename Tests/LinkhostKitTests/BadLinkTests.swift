@@ -96,8 +96,13 @@ struct BadLinkTests {
         #expect(response.text.contains("This address does not lead to anything in \(app)."))
         #expect(page.attribute("href", ofElementWithID: "get-app")?.hasPrefix("https://apps.apple.com/") == true)
         #expect(page.attribute("href", ofElementWithID: "open-app") == "\(app.lowercased())://")
+        // The store's "then open this link again" is wrong here: this link leads nowhere.
+        #expect(!response.text.contains("open this link again"))
+        #expect(response.text.contains("Check the link you were sent"))
         let german = try shared.get("/no/such/page", host: host, language: "de-AT,de;q=0.9")
         #expect(HTMLProbe(german.text).text(ofFirst: "h1") == "Seite nicht gefunden")
+        #expect(german.text.contains("Prüfe den Link, den du bekommen hast"))
+        #expect(!german.text.contains("danach erneut"))
     }
 
     @Test func rowhniSpeaksGermanByDefaultAndTheForumsEnglish() throws {

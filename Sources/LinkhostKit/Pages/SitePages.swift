@@ -107,6 +107,8 @@ final class SitePages: Sendable {
         context["heading"] = heading
         context["documentTitle"] = "\(heading) · \(site.app.name)"
         context["message"] = strings.text("not_found_text", language, app)
+        // Not the store's "open this link again": this link leads nowhere, whatever is installed.
+        context["hint"] = strings.text("not_found_hint", language, app)
         context["noindex"] = true
         context["open"] = ["url": openURL("\(site.app.scheme)://", page: page), "label": strings.text("open_in_app", language, app)]
         return render(status: 404, language: language, context: context, served: served)
@@ -134,7 +136,10 @@ final class SitePages: Sendable {
         // App Links handles the site's https links, while a custom scheme is the iOS app's.
         context["open"] = ["url": page.variant == .android ? openURL(link, page: page) : match.appURL, "label": strings.text("open_in_app", language, app)]
         if page.variant == .desktop, let qr = qrCodeContext(match, request: request, page: page) {
+            // On a computer the code is the way to the app: it comes first, and the hint says to
+            // scan it with the phone (the app or its store opens there) instead of the store's.
             context["qr"] = qr
+            context["hint"] = strings.text("desktop_hint", language, app)
         }
         if let appStoreID = site.app.appStoreID {
             context["banner"] = ["content": "app-id=\(appStoreID), app-argument=\(link)"]
@@ -248,6 +253,9 @@ final class SitePages: Sendable {
     // MARK: helpers
 
     private func render(status: Int, language: String, context: [String: Any], served: ServedRequest) -> AnnotatedResponse<ServedRequest> {
+        var context = context
+        // A computer has no app to open: no custom-scheme button there (it would do nothing).
+        if served.clientClass == .desktop { context["open"] = nil }
         var headers: HTTPHeaders = [
             "Content-Type": "text/html; charset=utf-8",
             "Content-Language": language,
