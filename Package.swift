@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // C bridges: libmicrohttpd, SQLite, libpq, libqrencode and zlib, each a module map with a shim.h
@@ -74,7 +75,11 @@ let package = Package(
         // JSON that keeps key order, finds duplicate keys and says where a syntax error is.
         .target(name: "OrderedJSON", swiftSettings: strictness),
         // Apple's AASA format: lenient parsing of every shape, Apple-exact URL matching, validation.
-        .target(name: "AASAKit", dependencies: ["OrderedJSON", "PercentCoding"], swiftSettings: strictness),
+        .target(
+            name: "AASAKit",
+            dependencies: ["OrderedJSON", "PercentCoding", .product(name: "SwiftASN1", package: "swift-asn1")],
+            swiftSettings: strictness
+        ),
         // Android's assetlinks.json (Digital Asset Links): generation, fingerprint and package checks,
         // validation with stable codes.
         .target(name: "AssetLinks", dependencies: ["OrderedJSON"], swiftSettings: strictness),
