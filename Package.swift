@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C bridges: libmicrohttpd, SQLite, libpq, libqrencode and zlib, each a module map with a shim.h
@@ -140,6 +142,7 @@ let package = Package(
                 "LinkLogDatabases",
                 "LinkRules",
                 "PercentCoding",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
@@ -157,9 +160,11 @@ let package = Package(
                 "LinkRules",
                 "OrderedJSON",
                 "PercentCoding",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strictness
         ),
@@ -241,7 +246,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkhostAdminTests",
-            dependencies: ["LinkhostAdmin", "LinkhostKit", "LinkLog", "LinkLogSQLite", "HTTPServing", "OrderedJSON", "TestSupport"],
+            dependencies: ["CDNCheck", "LinkhostAdmin", "LinkhostKit", "LinkLog", "LinkLogSQLite", "HTTPServing", "OrderedJSON", "TestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(
