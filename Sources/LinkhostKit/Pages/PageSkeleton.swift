@@ -80,13 +80,16 @@ struct PageSkeleton: Sendable {
         return body
     }
 
-    /// Which slots the page shows.
-    var slots: Set<PageSlot> { Set(holes.map(\.slot)) }
 }
 
 /// The values of a page that vary from link to link, each in its slot.
 enum PageSlot: Int, Sendable, CaseIterable {
     case heading, documentTitle, summary, canonicalURL, openURL, banner, copyCode, copyValue, webURL, qrSVG, qrLink
+}
+
+/// A set of page slots, one bit each (a set per request would be an allocation).
+struct PageSlots: OptionSet, Hashable, Sendable {
+    let rawValue: UInt16
 }
 
 /// A page's varying values by slot; `nil` where the page has none.
@@ -99,14 +102,18 @@ struct PageValues: Sendable {
     }
 
     /// The values every slot's marker stands in for (`PageSkeleton.marker`), for rendering a skeleton.
-    static func markers(for slots: Set<PageSlot>) -> PageValues {
+    static func markers(for slots: PageSlots) -> PageValues {
         var values = PageValues()
-        for slot in slots { values[slot] = PageSkeleton.marker(slot) }
+        for slot in PageSlot.allCases where slots.contains(PageSlots(rawValue: 1 << slot.rawValue)) { values[slot] = PageSkeleton.marker(slot) }
         return values
     }
 
     /// The slots that hold a value.
-    var present: Set<PageSlot> { Set(PageSlot.allCases.filter { values[$0.rawValue] != nil }) }
+    var present: PageSlots {
+        var slots = PageSlots()
+        for (index, value) in values.enumerated() where value != nil { slots.insert(PageSlots(rawValue: 1 << index)) }
+        return slots
+    }
 }
 
 /// HTML escaping for text and double- or single-quoted attribute values: `&`, `<`, `>`, `"` and
@@ -181,7 +188,7 @@ struct PageShape: Hashable, Sendable {
     let language: String
     let variant: PageVariant
     /// The slots the page has values for (an optional summary, copy block, QR code, ...).
-    let slots: Set<PageSlot>
+    let slots: PageSlots
 }
 
 /// A broken-link reason as far as it changes the page: its kind, its parameter and what it expected.
