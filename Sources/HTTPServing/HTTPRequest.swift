@@ -55,10 +55,17 @@ public struct HTTPRequest: Sendable {
             rawPath = originForm
             rawQuery = nil
         }
-        self.rawPath = String(rawPath)
-        let decodedPath = PercentCoding.decode(rawPath)
-        path = decodedPath.text
-        pathIsMalformed = decodedPath.isMalformed
+        let raw = String(rawPath)
+        self.rawPath = raw
+        // The usual path has nothing to decode: it shares the raw path's storage.
+        if raw.utf8.contains(UInt8(ascii: "%")) {
+            let decodedPath = PercentCoding.decode(raw)
+            path = decodedPath.text
+            pathIsMalformed = decodedPath.isMalformed
+        } else {
+            path = raw
+            pathIsMalformed = false
+        }
     }
 
     /// The query's items, decoded, in the order sent (repeats kept), with `+` read as a space as
