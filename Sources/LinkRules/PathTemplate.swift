@@ -9,7 +9,7 @@ import PercentCoding
 /// - a placeholder takes one or more characters of any kind, `/` included, as `?*` does; its type
 ///   then decides whether the value is acceptable (a bad value is a broken link, not a 404);
 /// - a run of leading slashes counts as one and trailing slashes do not count, on both sides
-///   (spec §3.10), and an empty path is `/`.
+///   (as `swcutil` reads AASA paths), and an empty path is `/`.
 public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
     enum Piece: Sendable, Equatable {
         case literal([UInt8])

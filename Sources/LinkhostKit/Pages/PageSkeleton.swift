@@ -115,21 +115,26 @@ struct PageValues: Sendable {
 /// follows (`"\u{301}`) unescaped, which would end an attribute early.
 enum HTMLEscaping {
     static func append(_ text: String, to body: inout [UInt8]) {
-        let utf8 = text.utf8
-        // Most values have nothing to escape: copied in one go.
-        guard utf8.contains(where: needsEscape) else {
-            body.append(contentsOf: utf8)
-            return
-        }
-        for byte in utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): body.append(contentsOf: "&amp;".utf8)
-            case UInt8(ascii: "<"): body.append(contentsOf: "&lt;".utf8)
-            case UInt8(ascii: ">"): body.append(contentsOf: "&gt;".utf8)
-            case UInt8(ascii: "\""): body.append(contentsOf: "&quot;".utf8)
-            case UInt8(ascii: "'"): body.append(contentsOf: "&#39;".utf8)
-            default: body.append(byte)
+        var text = text
+        // Over the contiguous UTF-8 bytes: runs without anything to escape (most values are one)
+        // are copied whole.
+        text.withUTF8 { bytes in
+            var runStart = 0
+            for index in bytes.indices {
+                let reference: StaticString
+                switch bytes[index] {
+                case UInt8(ascii: "&"): reference = "&amp;"
+                case UInt8(ascii: "<"): reference = "&lt;"
+                case UInt8(ascii: ">"): reference = "&gt;"
+                case UInt8(ascii: "\""): reference = "&quot;"
+                case UInt8(ascii: "'"): reference = "&#39;"
+                default: continue
+                }
+                body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                body.append(contentsOf: UnsafeBufferPointer(start: reference.utf8Start, count: reference.utf8CodeUnitCount))
+                runStart = index + 1
             }
+            body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
     }
 
@@ -138,10 +143,6 @@ enum HTMLEscaping {
         var body: [UInt8] = []
         append(text, to: &body)
         return String(decoding: body, as: UTF8.self)
-    }
-
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
     }
 }
 
