@@ -8,17 +8,16 @@ import Glibc
 /// The clock is the thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), so time the machine spends on
 /// other processes does not count; an input over budget is run three more times and reported only
 /// if the fastest of them is still over, so a page fault or a sanitizer's bookkeeping is not one.
-/// The first runs of a process are not measured: they build the targets' shared state.
+/// Before the first input the target runs once on an empty input, unmeasured: that builds the
+/// shared state (fixtures, servers) its later runs reuse.
 enum WorkBudget {
     static let baseMicroseconds = 20_000
-    static let warmUpRuns = 20
-    nonisolated(unsafe) private static var runs = 0
+    nonisolated(unsafe) private static var warmedUp = false
 
     static func run(_ target: FuzzTarget, _ bytes: [UInt8]) {
-        runs += 1
-        guard runs > warmUpRuns else {
-            target.run(bytes)
-            return
+        if !warmedUp {
+            warmedUp = true
+            target.run([])
         }
         let budget = baseMicroseconds + target.microsecondsPerByte * bytes.count
         var spent = measure { target.run(bytes) }

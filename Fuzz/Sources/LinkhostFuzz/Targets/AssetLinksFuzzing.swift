@@ -9,6 +9,7 @@ enum AssetLinksFuzzing {
     static let target = FuzzTarget(
         name: "assetlinks",
         summary: "AssetLinksValidator on bytes vs on the parsed document; AssetLinksGenerator output vs the validator",
+        maximumLength: 2048,
         run: run
     )
 

@@ -7,7 +7,8 @@ import LinkhostKit
 /// the rest is a request target, split the way the server splits it. When a rule's page or a
 /// broken link of a rule's values comes back, the device opens the app through that rule's own
 /// component; when the router finds nothing (or a link missing what the rule needs), the file opens
-/// nothing — unless the site's extra components decide first.
+/// nothing — unless the site's extra components decide first. Every rule's template is also
+/// matched with its steps counted, which must stay linear in the path.
 enum RoutingFuzzing {
     static let target = FuzzTarget(
         name: "routing",
@@ -30,6 +31,16 @@ enum RoutingFuzzing {
         let target = text.hasPrefix("/") ? text : "/" + text
         let parts = HTTPRequestTargetParts(target)
         let route = site.router.route(rawPath: parts.rawPath, rawQuery: parts.rawQuery)
+        // Each template's match: the shortcut for literal templates and the general matcher agree,
+        // and the matcher's steps stay within the path's length times the template's literal bytes.
+        for rule in site.router.rules {
+            let counted = rule.path.matchCountingSteps(rawPath: parts.rawPath, caseSensitive: rule.caseSensitive)
+            let bound = (parts.rawPath.utf8.count + 1) * (rule.path.literalByteCount + 1)
+            FuzzReport.check(counted.steps <= bound, "\(counted.steps) steps (bound \(bound)) to match \(rule.path) on \(FuzzReport.shown(parts.rawPath))")
+            FuzzReport.check(
+                counted.captures == rule.path.match(rawPath: parts.rawPath, caseSensitive: rule.caseSensitive),
+                "the two matchers of \(rule.path) differ on \(FuzzReport.shown(parts.rawPath))")
+        }
         if case .page(let match) = route {
             FuzzReport.check(match.appURL.lowercased().hasPrefix(site.app.scheme.lowercased() + ":"), "app URL \(match.appURL) for \(FuzzReport.shown(target))")
         }
