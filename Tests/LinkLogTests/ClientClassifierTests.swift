@@ -90,4 +90,18 @@ struct ClientClassCacheTests {
         #expect(cache.classify(nil) == .unknown)
         #expect(cache.classify("") == .unknown)
     }
+
+    /// U+037E GREEK QUESTION MARK is canonically equivalent to ";", so a dictionary of strings took
+    /// the second agent for the first and answered its class (the user-agent fuzz target's cache
+    /// check; Fuzz/user-agent/regressions/cache-canonical-agent).
+    @Test func aLookAlikeAgentIsClassifiedByItsOwnBytes() {
+        let cache = ClientClassCache(capacity: 4)
+        let webView = "Mozilla/5.0 (Linux; Android 14; Pixel 8; wv) AppleWebKit"
+        let lookAlike = "Mozilla/5.0 (Linux; Android 14; Pixel 8\u{37E} wv) AppleWebKit"
+        #expect(webView == lookAlike, "the two are equal as Swift strings")
+        for _ in 0..<2 {
+            #expect(cache.classify(webView) == .inAppBrowser)
+            #expect(cache.classify(lookAlike) == .android)
+        }
+    }
 }

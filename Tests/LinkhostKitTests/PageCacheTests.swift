@@ -30,6 +30,23 @@ struct PageCacheTests {
         #expect(HTMLProbe(forums.text).meta("og:url") == "https://forums.somethingawful.com/showthread.php?threadid=1")
     }
 
+    /// U+212A KELVIN SIGN is canonically equivalent to "K": the page cache took a target written
+    /// with it for the real link and answered that link with the look-alike's broken-link page,
+    /// in either order (the http-request fuzz target's route check;
+    /// Fuzz/http-request/regressions/page-cache-canonical-target).
+    @Test func aLookAlikeTargetNeverAnswersTheRealLink() throws {
+        let server = try LinkhostServer(configuration: try shippedConfiguration())
+        let real = "/addfriend?code=KEST123"
+        let lookAlike = "/addfriend?code=\u{212A}EST123"
+        #expect(real == lookAlike, "the two are equal as Swift strings")
+        func status(_ target: String) -> Int { server.answer(HTTPRequest(method: "GET", target: target, headers: ["Host": "rowhni.com"])).status }
+        // Each after the other, both ways round.
+        for _ in 0..<2 {
+            #expect(status(lookAlike) == 400)
+            #expect(status(real) == 200)
+        }
+    }
+
     @Test func theCacheIsBoundedByEntriesAndBytes() throws {
         let cache = RenderedPageCache(capacity: 10, byteLimit: 1_000_000)
         let page = try PreparedResponse(status: 200, body: Array(repeating: 65, count: 100))

@@ -4,7 +4,10 @@ import Synchronization
 /// of a keep-alive connection), and classifying one scans it for some ninety markers, so the answer
 /// is kept. Bounded: when `capacity` agents are remembered the memory starts over.
 public final class ClientClassCache: Sendable {
-    private let known = Mutex<[String: ClientClass]>([:])
+    /// Each remembered agent with its class. The agent is kept to compare bytes on a hit: a
+    /// dictionary finds canonically equivalent strings equal (U+037E GREEK QUESTION MARK is ";"),
+    /// while the classifier reads bytes, and "…; wv)" is an in-app browser where "…\u{37E} wv)" is not.
+    private let known = Mutex<[String: (agent: String, clientClass: ClientClass)]>([:])
     private let capacity: Int
     /// Longer user agents are classified every time rather than remembered (they are rare, and a
     /// client sending random huge ones should not fill the memory).
@@ -19,11 +22,11 @@ public final class ClientClassCache: Sendable {
         guard let userAgent, !userAgent.isEmpty, userAgent.utf8.count <= Self.maximumRememberedLength else {
             return ClientClassifier.classify(userAgent)
         }
-        if let remembered = known.withLock({ $0[userAgent] }) { return remembered }
+        if let remembered = known.withLock({ $0[userAgent] }), remembered.agent.hasSameUTF8(as: userAgent) { return remembered.clientClass }
         let decided = ClientClassifier.classify(userAgent)
         known.withLock { table in
             if table.count >= capacity { table.removeAll(keepingCapacity: true) }
-            table[userAgent] = decided
+            table[userAgent] = (userAgent, decided)
         }
         return decided
     }

@@ -1,4 +1,5 @@
 import HTTPServing
+import LinkLog
 import LinkRules
 
 /// Pages already rendered, as prepared responses, keyed by everything a page depends on: the site,
@@ -23,6 +24,8 @@ final class RenderedPageCache: Sendable {
         let kind: HitKind
         var rule: LinkRule? = nil
         var pathCaptures: [String: String] = [:]
+        /// The target the page was made for, byte for byte (see `entry(for:)`).
+        var target: String = ""
     }
 
     private let entries: BoundedCache<Key, Entry>
@@ -34,10 +37,20 @@ final class RenderedPageCache: Sendable {
         entries = BoundedCache(capacity: capacity, costLimit: byteLimit) { $0.response.body.count }
     }
 
-    func entry(for key: Key) -> Entry? { entries.value(for: key) }
+    /// The page made for exactly this target. Keys compare targets as `String`s do, which takes
+    /// canonically equivalent text as equal (U+212A KELVIN SIGN is "K", U+037E is ";"), yet such
+    /// targets can route differently: `/addfriend?code=\u{212A}EST1` is a broken link and
+    /// `/addfriend?code=KEST1` a page. So a hit counts only when the bytes are the same too, and a
+    /// look-alike target can never put its page in front of a real link.
+    func entry(for key: Key) -> Entry? {
+        guard let entry = entries.value(for: key), entry.target.hasSameUTF8(as: key.target) else { return nil }
+        return entry
+    }
 
     func store(_ entry: Entry, for key: Key) {
         guard key.target.utf8.count <= Self.maximumTargetLength else { return }
+        var entry = entry
+        entry.target = key.target
         entries.store(entry, for: key)
     }
 

@@ -8,7 +8,9 @@ import PercentCoding
 /// values arrive with their length), then answered in this process by each fixture's server. The
 /// request's own reading must be consistent (path and query rebuild the target, the path is the
 /// decoded raw path, `Host` normalized) and every answer sane: never a 5xx, header fields that
-/// cannot split a response, no raw NUL in a page, JSON where an API answers 200.
+/// cannot split a response, no raw NUL in a page, JSON where an API answers 200, and a page's
+/// status the one its site's router gives the request — whatever requests came before it in the
+/// input (`separator` splits one input into several requests, answered in turn).
 enum HTTPRequestFuzzing {
     static let target = FuzzTarget(
         name: "http-request",
@@ -17,11 +19,23 @@ enum HTTPRequestFuzzing {
         run: run
     )
 
+    /// What separates requests in one input: a server answers them in turn, so what one request
+    /// leaves behind (a cached page) meets the next.
+    static let separator = Array("\n###\n".utf8)
+
     static func run(_ bytes: [UInt8]) {
-        let request = read(bytes)
+        let index = Int(bytes.first ?? 0) % FuzzFixtures.servers.count
+        var rest = bytes.dropFirst()
+        while !rest.isEmpty {
+            let end = rest.firstRange(of: separator)
+            answer(read(Array(rest[..<(end?.lowerBound ?? rest.endIndex)])), server: index)
+            rest = end.map { rest[$0.upperBound...] } ?? []
+        }
+    }
+
+    private static func answer(_ request: HTTPRequest, server index: Int) {
         checkReading(request)
-        let server = FuzzFixtures.servers[Int(bytes.first ?? 0) % FuzzFixtures.servers.count]
-        let response = server.answer(request)
+        let response = FuzzFixtures.servers[index].answer(request)
         FuzzReport.check(
             (200..<500).contains(response.status), "status \(response.status) for \(FuzzReport.shown(request.method)) \(FuzzReport.shown(request.target))")
         for field in response.headers {
@@ -36,11 +50,38 @@ enum HTTPRequestFuzzing {
                 (try? JSONParser(duplicateKeys: .reject).parse(response.body)) != nil,
                 "a 200 JSON answer that is not JSON for \(FuzzReport.shown(request.target)): \(FuzzReport.shown(response.body))")
         }
+        if let expected = pageStatus(request, FuzzFixtures.configurations[index]) {
+            FuzzReport.check(
+                response.status == expected,
+                "the page for \(FuzzReport.shown(request.target)) has status \(response.status), its route says \(expected)")
+        }
+    }
+
+    /// The status a page request gets from its site's router alone (200 a rule's page, 400 a broken
+    /// link, 404 no rule), for a GET or HEAD of a page path on a host a site answers; `nil` otherwise.
+    private static func pageStatus(_ request: HTTPRequest, _ configuration: LinkhostConfiguration) -> Int? {
+        let path = request.path
+        let otherEndpoints = [
+            "/.well-known/apple-app-site-association", "/apple-app-site-association", "/.well-known/assetlinks.json", "/healthz", "/v1/opens",
+            "/v1/events", "/robots.txt",
+        ]
+        guard request.method == "GET" || request.method == "HEAD", !otherEndpoints.contains(where: { $0.utf8.elementsEqual(path.utf8) }),
+            !path.hasPrefix("/static/"), let host = request.hostName
+        else { return nil }
+        let site: SiteConfiguration
+        switch HostLookup.site(for: host, in: configuration) {
+        case .listed(let found), .fallback(let found): site = found
+        case .none: return nil
+        }
+        switch site.router.route(rawPath: request.rawPath, rawQuery: request.rawQuery) {
+        case .page: return 200
+        case .badLink: return 400
+        case .noRule: return 404
+        }
     }
 
     /// `METHOD TARGET VERSION`, header lines, an empty line, the body; lenient like a server's reader.
-    static func read(_ bytes: [UInt8]) -> HTTPRequest {
-        let input = Array(bytes.dropFirst())
+    static func read(_ input: [UInt8]) -> HTTPRequest {
         var headEnd = input.count
         var bodyStart = input.count
         for index in input.indices where input[index] == 0x0A {
