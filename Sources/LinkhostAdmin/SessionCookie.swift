@@ -52,12 +52,17 @@ package struct SessionCookie: Sendable {
         "\(Self.name)=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
     }
 
-    /// This cookie's value in a `Cookie` header, if present.
+    /// This cookie's value in a `Cookie` header, if present. The header is read as bytes, pairs
+    /// split at `;` and trimmed of spaces and tabs (RFC 6265 section 5.4): read as characters, a
+    /// `;` or `=` followed by a combining mark would be one character with it, and the pair missed.
     package static func value(in header: String?) -> String? {
         guard let header else { return nil }
-        for pair in header.split(separator: ";") {
-            let trimmed = pair.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix(name + "=") { return String(trimmed.dropFirst(name.count + 1)) }
+        let prefix = Array((name + "=").utf8)
+        let isBlank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        for pair in header.utf8.split(separator: UInt8(ascii: ";")) {
+            var trimmed = pair.drop(while: isBlank)
+            while let last = trimmed.last, isBlank(last) { trimmed = trimmed.dropLast() }
+            if trimmed.starts(with: prefix) { return String(decoding: trimmed.dropFirst(prefix.count), as: UTF8.self) }
         }
         return nil
     }
