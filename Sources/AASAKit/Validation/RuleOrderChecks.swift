@@ -13,10 +13,25 @@ enum RuleOrderChecks {
     static let maximumComparedRules = 400
 
     static func findings(for entry: CompiledEntry) -> [AASAFinding] {
+        var budget = PatternInclusion.Budget(tokens: comparedTokens(of: entry))
+        return findings(for: entry, budget: &budget)
+    }
+
+    /// The findings, the rules' comparisons drawing on `budget` (which tests then read).
+    static func findings(for entry: CompiledEntry, budget: inout PatternInclusion.Budget) -> [AASAFinding] {
         switch entry.rules {
-        case .components(let components): componentFindings(components, entry: entry.source)
-        case .legacyPaths(let paths): legacyFindings(paths, entry: entry.source)
+        case .components(let components): componentFindings(components, entry: entry.source, budget: &budget)
+        case .legacyPaths(let paths): legacyFindings(paths, entry: entry.source, budget: &budget)
         case .none: []
+        }
+    }
+
+    /// The tokens of the rules that are compared pairwise, which size their budget.
+    static func comparedTokens(of entry: CompiledEntry) -> Int {
+        switch entry.rules {
+        case .components(let components): components.prefix(maximumComparedRules).reduce(0) { $0 + RuleCoverage.tokenCount(of: $1) }
+        case .legacyPaths(let paths): paths.prefix(maximumComparedRules).reduce(0) { $0 + PatternInclusion.tokenCount(of: $1.pattern) }
+        case .none: 0
         }
     }
 
@@ -61,7 +76,7 @@ enum RuleOrderChecks {
         ]
     }
 
-    private static func componentFindings(_ components: [CompiledComponent], entry: AASADetailsEntry) -> [AASAFinding] {
+    private static func componentFindings(_ components: [CompiledComponent], entry: AASADetailsEntry, budget: inout PatternInclusion.Budget) -> [AASAFinding] {
         let (everyURL, deadAfter) = everyURLFindings(
             components.map {
                 OrderedRule(
@@ -75,7 +90,7 @@ enum RuleOrderChecks {
             // A rule behind a catch-all or a whole-site exclusion is already named by that rule's
             // finding (the root cause).
             if position < maximumComparedRules, position <= deadAfter ?? position,
-                let earlier = components.prefix(position).first(where: { RuleCoverage.covers($0, component) }),
+                let earlier = components.prefix(position).first(where: { RuleCoverage.covers($0, component, budget: &budget) }),
                 !RuleCoverage.isWholeSiteExclusion(earlier)
             {
                 let earlierPath = earlier.effective.jsonPath
@@ -100,7 +115,7 @@ enum RuleOrderChecks {
         return findings
     }
 
-    private static func legacyFindings(_ paths: [CompiledLegacyPath], entry: AASADetailsEntry) -> [AASAFinding] {
+    private static func legacyFindings(_ paths: [CompiledLegacyPath], entry: AASADetailsEntry, budget: inout PatternInclusion.Budget) -> [AASAFinding] {
         let blocksEverything = { (path: CompiledLegacyPath) in path.source.isExclusion && path.pattern.matchesEverything }
         let (everyURL, deadAfter) = everyURLFindings(
             paths.map {
@@ -113,7 +128,7 @@ enum RuleOrderChecks {
         var findings = everyURL
         for (position, path) in paths.enumerated() {
             if position < maximumComparedRules, position <= deadAfter ?? position,
-                let earlier = paths.prefix(position).first(where: { PatternInclusion.includes($0.pattern, path.pattern) }),
+                let earlier = paths.prefix(position).first(where: { PatternInclusion.includes($0.pattern, path.pattern, budget: &budget) }),
                 !blocksEverything(earlier)
             {
                 let how = earlier.source.isExclusion ? "excludes" : "already matches"
