@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServing
 import LinkhostKit
 import OrderedJSON
@@ -6,7 +7,7 @@ import OrderedJSON
 /// answered in this process by a fixture server with the right key and media type, so the body
 /// alone decides. The first byte picks the endpoint and the fixture. Every answer is a 2xx or 4xx,
 /// JSON where it says so, the same when asked twice; an accepted open names a rule whose app URL
-/// has the site's scheme.
+/// has the site's scheme, and its web URL's host, as Foundation reads it, is one of the site's.
 enum ReportFuzzing {
     static let target = FuzzTarget(
         name: "reports",
@@ -47,6 +48,14 @@ enum ReportFuzzing {
             FuzzReport.check(
                 appURL.lowercased().hasPrefix(site.app.scheme.lowercased() + "://") && answer?["site"]?.stringValue == site.id,
                 "an accepted open answered \(FuzzReport.shown(response.body)) for site \(site.id)")
+            // A second reader of the URL, Foundation's (the app's own), finds a host of the site too.
+            if let url = report?["url"]?.stringValue, let components = URLComponents(string: url),
+                let scheme = components.scheme?.lowercased(), scheme == "https" || scheme == "http"
+            {
+                let host = components.host.flatMap { HostLookup.normalize($0) } ?? ""
+                FuzzReport.check(
+                    site.lists(host: host), "accepted \(FuzzReport.shown(url)) for site \(site.id), whose host Foundation reads as \(FuzzReport.shown(host))")
+            }
         } else {
             FuzzReport.check(report?["path"]?.stringValue?.hasPrefix("/") == true, "accepted an event without a path: \(FuzzReport.shown(body))")
         }
