@@ -125,7 +125,7 @@ struct HTTPServerTests {
         #expect(json.header("Content-Type") == "application/json")
         #expect(json.text.contains(#""error":"payload_too_large""#))
         // libmicrohttpd cannot answer in the middle of a body, so a chunked body past the limit is
-        // read and dropped — but not forever: past four times the limit the connection is closed.
+        // read and dropped — but not forever: past the discard allowance the connection is closed.
         let client = try RawHTTPClient(port: server.port)
         try client.send("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
         // 64 MB offered, far more than the socket buffers of both ends hold (a few MB on loopback): a
