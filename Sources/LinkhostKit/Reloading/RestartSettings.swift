@@ -27,6 +27,10 @@ enum RestartSettings {
         compare("server.limits.requestBodyBytes", old.requestBodyBytes, new.requestBodyBytes)
         compare("server.limits.shutdownGraceSeconds", old.shutdownGraceSeconds, new.shutdownGraceSeconds)
         compare("server.pidFile", old.pidFile, new.pidFile) { $0 ?? "none" }
+        compare("server.admin.listen.address", old.admin.listenAddress, new.admin.listenAddress)
+        compare("server.admin.listen.port", old.admin.port, new.admin.port)
+        compare("server.admin.limits.connections", old.admin.connectionLimit, new.admin.connectionLimit)
+        compare("server.admin.limits.connectionTimeoutSeconds", old.admin.connectionTimeoutSeconds, new.admin.connectionTimeoutSeconds)
         switch (old.tls, new.tls) {
         case (let old?, let new?):
             // The files' contents count, so a certificate renewed in place is noticed too.
