@@ -49,7 +49,10 @@ public final class AdminServer: Sendable {
             address: settings.listenAddress, port: settings.port, threadCount: Self.threadCount, connectionLimit: settings.connectionLimit,
             perAddressConnectionLimit: 0, connectionTimeoutSeconds: settings.connectionTimeoutSeconds, maximumBodySize: 4096,
             shutdownGraceSeconds: 5, turbo: false)
-        if let tls { listener.tls = TLSCredentials(certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM) }
+        if let tls {
+            listener.tls = TLSCredentials(
+                certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM, priorities: tls.priorities ?? TLSCredentials.intermediatePriorities)
+        }
         http = HTTPServer(configuration: listener, logger: adminLogger, responder: responder)
     }
 

@@ -25,12 +25,14 @@ struct TLSTests {
     /// The shipped config with HTTPS on a free port, from the certificate `dev-cert` made.
     private func configuration(
         plainHTTP: TLSSettings.PlainHTTP = .redirect, unknownHost: UnknownHostPolicy = .notFound, key: String = "rowhni.com-key.pem",
-        editing: (JSONValue) -> JSONValue = { $0 }
+        priorities: String? = nil, editing: (JSONValue) -> JSONValue = { $0 }
     ) throws -> LinkhostConfiguration {
-        let tls: JSONValue = .object([
+        var members = [
             JSONMember("certificate", .string(folder.path + "/rowhni.com.pem")), JSONMember("key", .string(folder.path + "/" + key)),
             JSONMember("port", 0), JSONMember("http", .string(plainHTTP.rawValue)),
-        ])
+        ]
+        if let priorities { members.append(JSONMember("priorities", .string(priorities))) }
+        let tls: JSONValue = .object(members)
         return try shippedConfiguration(unknownHost: unknownHost, settings: ["server.tls": tls], editing: editing)
     }
 
@@ -123,6 +125,52 @@ struct TLSTests {
         defer { off.stop() }
         #expect(off.port == 0)
         #expect(off.tlsPort > 0)
+    }
+
+    /// What a handshake with `openssl s_client` and `arguments` agreed on: "TLSv1.2 ECDHE-…" or
+    /// `nil` when the server refused it.
+    private func handshake(port: Int, _ arguments: [String]) throws -> String? {
+        let result = try ChildProcess.run(
+            "openssl", ["s_client", "-connect", "127.0.0.1:\(port)", "-servername", "rowhni.com", "-CAfile", ca] + arguments, timeoutSeconds: 20)
+        let line = result.output.split(separator: "\n").first { $0.hasPrefix("New, ") }.map(String.init) ?? ""
+        // "New, TLSv1.2, Cipher is ECDHE-ECDSA-AES128-GCM-SHA256", or "New, (NONE), Cipher is (NONE)".
+        guard !line.contains("(NONE)"), let comma = line.firstIndex(of: ",") else { return nil }
+        return line[line.index(after: comma)...].replacingOccurrences(of: ", Cipher is", with: "").trimmingCharacters(in: .whitespaces)
+    }
+
+    /// An intermediate profile: TLS 1.2 and 1.3, AEAD suites with forward secrecy only, in the
+    /// server's order (the dev certificate's key is ECDSA, so the suites are ECDHE-ECDSA ones).
+    @Test func offersOnlyAEADSuitesWithForwardSecrecyInTheServersOrder() throws {
+        let server = try startedServer(try configuration())
+        defer { server.stop() }
+        let port = server.tlsPort
+        #expect(try handshake(port: port, ["-tls1_3"]) == "TLSv1.3 TLS_AES_128_GCM_SHA256")
+        #expect(try handshake(port: port, ["-tls1_2", "-cipher", "ECDHE-ECDSA-AES256-GCM-SHA384"]) == "TLSv1.2 ECDHE-ECDSA-AES256-GCM-SHA384")
+        #expect(try handshake(port: port, ["-tls1_2", "-cipher", "ECDHE-ECDSA-CHACHA20-POLY1305"]) == "TLSv1.2 ECDHE-ECDSA-CHACHA20-POLY1305")
+        // CBC suites, with or without SHA-2, and old versions: refused.
+        #expect(try handshake(port: port, ["-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-SHA"]) == nil)
+        #expect(try handshake(port: port, ["-tls1_2", "-cipher", "ECDHE-ECDSA-AES256-SHA384"]) == nil)
+        #expect(try handshake(port: port, ["-tls1_1"]) == nil)
+        // The client prefers ChaCha20; the server's order puts AES-GCM first, and wins.
+        #expect(
+            try handshake(port: port, ["-tls1_2", "-cipher", "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-ECDSA-AES128-GCM-SHA256"])
+                == "TLSv1.2 ECDHE-ECDSA-AES128-GCM-SHA256")
+    }
+
+    @Test func thePrioritiesAreASetting() throws {
+        let only13 = try configuration(priorities: "NORMAL:-VERS-ALL:+VERS-TLS1.3")
+        let server = try startedServer(only13)
+        defer { server.stop() }
+        #expect(try handshake(port: server.tlsPort, ["-tls1_2"]) == nil)
+        #expect(try handshake(port: server.tlsPort, ["-tls1_3"]) != nil)
+        // A string GnuTLS refuses is a start error that names it.
+        let bogus = try configuration(priorities: "NORMAL:+NO-SUCH-THING")
+        let refused = try LinkhostServer(configuration: bogus)
+        #expect {
+            try refused.start()
+        } throws: { error in
+            "\(error)".contains("priority string")
+        }
     }
 
     @Test func aKeyThatDoesNotMatchIsAClearStartError() throws {

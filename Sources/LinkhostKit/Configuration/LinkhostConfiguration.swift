@@ -96,10 +96,13 @@ public struct TLSSettings: Sendable, Equatable {
     public var plainHTTP: PlainHTTP
     /// `Strict-Transport-Security` value; `nil` sends none.
     public var hsts: String?
+    /// A GnuTLS priority string replacing the built-in intermediate profile (`server.tls.priorities`);
+    /// `nil` keeps the profile (`TLSCredentials.intermediatePriorities`).
+    public var priorities: String?
 
     public init(
         certificatePath: String, keyPath: String, certificatePEM: String, keyPEM: String, port: Int = 8443, publicPort: Int? = nil,
-        plainHTTP: PlainHTTP = .redirect, hsts: String? = "max-age=31536000"
+        plainHTTP: PlainHTTP = .redirect, hsts: String? = "max-age=31536000", priorities: String? = nil
     ) {
         self.certificatePath = certificatePath
         self.keyPath = keyPath
@@ -109,6 +112,7 @@ public struct TLSSettings: Sendable, Equatable {
         self.publicPort = publicPort
         self.plainHTTP = plainHTTP
         self.hsts = hsts
+        self.priorities = priorities
     }
 
     /// Reads PEM files, checking they hold what their names say.

@@ -40,6 +40,7 @@ enum RestartSettings {
             compare("server.tls.publicPort", old.publicPort, new.publicPort) { $0.map(String.init) ?? "the port" }
             compare("server.tls.http", old.plainHTTP, new.plainHTTP) { $0.rawValue }
             compare("server.tls.hsts", old.hsts, new.hsts) { $0.map { "\"\($0)\"" } ?? "false" }
+            compare("server.tls.priorities", old.priorities, new.priorities) { $0 ?? "the built-in profile" }
         case (nil, nil):
             break
         default:

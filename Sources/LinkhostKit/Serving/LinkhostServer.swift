@@ -116,7 +116,8 @@ public final class LinkhostServer: Sendable {
         if let tls = settings.tls {
             var secure = base
             secure.port = tls.port
-            secure.tls = TLSCredentials(certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM)
+            secure.tls = TLSCredentials(
+                certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM, priorities: tls.priorities ?? TLSCredentials.intermediatePriorities)
             var httpsLogger = logger
             httpsLogger[metadataKey: "listener"] = "https"
             https = HTTPServer(configuration: secure, logger: httpsLogger, counters: secureCounters, responder: direct, completionObserver: observer)
