@@ -178,12 +178,14 @@ enum MHDCallbacks {
         version: UnsafePointer<CChar>?,
         refusal: Refusal?
     ) -> MHD_Result {
+        let peer = linkhost_mhd_client_address(connection).flatMap { SocketAddressText.address($0) }
+        let proxies = server.configuration.trustedProxies
         let request = HTTPRequest(
             method: method.map { String(cString: $0) } ?? "GET",
             target: exchange.target,
             version: version.map { String(cString: $0) } ?? "HTTP/1.1",
             headers: exchange.headers,
-            clientAddress: linkhost_mhd_client_address(connection).flatMap { SocketAddressText.address($0) },
+            clientAddress: proxies.isEmpty ? peer : proxies.clientAddress(peer: peer, headers: exchange.headers),
             body: exchange.takeBody()
         )
         let response: HTTPResponse

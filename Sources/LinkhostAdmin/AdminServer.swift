@@ -48,7 +48,7 @@ public final class AdminServer: Sendable {
         var listener = HTTPServerConfiguration(
             address: settings.listenAddress, port: settings.port, threadCount: Self.threadCount, connectionLimit: settings.connectionLimit,
             perAddressConnectionLimit: 0, connectionTimeoutSeconds: settings.connectionTimeoutSeconds, maximumBodySize: 4096,
-            shutdownGraceSeconds: 5, turbo: false)
+            shutdownGraceSeconds: 5, turbo: false, trustedProxies: configuration.server.trustedProxies)
         if let tls {
             listener.tls = TLSCredentials(
                 certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM, priorities: tls.priorities ?? TLSCredentials.intermediatePriorities)

@@ -1,4 +1,5 @@
 import AASAKit
+import HTTPServing
 import LinkLog
 import LinkRules
 import OrderedJSON
@@ -47,6 +48,8 @@ public struct ServerSettings: Sendable, Equatable {
     public var pidFile: String?
     /// The periodic comparison of Apple's CDN copy with the served files; `nil` when off.
     public var cdnCheck: CDNCheckSettings?
+    /// The proxies in front whose `Forwarded`/`X-Forwarded-For` name the client (`server.trustedProxies`).
+    public var trustedProxies = TrustedProxies()
 
     public static let defaults = ServerSettings(
         listenAddress: "0.0.0.0",

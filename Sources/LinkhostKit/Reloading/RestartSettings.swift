@@ -27,6 +27,7 @@ enum RestartSettings {
         compare("server.limits.requestBodyBytes", old.requestBodyBytes, new.requestBodyBytes)
         compare("server.limits.shutdownGraceSeconds", old.shutdownGraceSeconds, new.shutdownGraceSeconds)
         compare("server.pidFile", old.pidFile, new.pidFile) { $0 ?? "none" }
+        compare("server.trustedProxies", old.trustedProxies, new.trustedProxies) { $0.networks.map(\.description).joined(separator: ", ") }
         compare("server.admin.listen.address", old.admin.listenAddress, new.admin.listenAddress)
         compare("server.admin.listen.port", old.admin.port, new.admin.port)
         compare("server.admin.limits.connections", old.admin.connectionLimit, new.admin.connectionLimit)
