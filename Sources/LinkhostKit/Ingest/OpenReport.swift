@@ -35,7 +35,7 @@ struct OpenReport: Sendable, Equatable {
         guard let urlValue = value("url") else { return .failure(.invalidField("\"url\" is missing: send the URL the app was opened with")) }
         guard let url = urlValue.stringValue, !url.isEmpty else { return .failure(.invalidField("\"url\" must be a non-empty string")) }
         var openedAt: Int64?
-        if let given = value("openedAt"), given != .null {
+        if let given = value("openedAt") {
             guard let text = given.stringValue, let milliseconds = instant(text) else {
                 return .failure(.invalidField("\"openedAt\" must be an ISO-8601 time such as \"2026-11-23T10:00:00Z\""))
             }
@@ -45,7 +45,7 @@ struct OpenReport: Sendable, Equatable {
             openedAt = milliseconds
         }
         var source: Source?
-        if let given = value("source"), given != .null {
+        if let given = value("source") {
             guard let text = given.stringValue, let known = Source(rawValue: text) else {
                 return .failure(.invalidField("\"source\" must be one of \(Source.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))"))
             }
@@ -65,8 +65,14 @@ struct OpenReport: Sendable, Equatable {
 
 /// The JSON object at the top of a report body.
 enum IngestBody {
-    /// The body's fields (the last occurrence of a repeated key, as most JSON readers do), after
-    /// checking that it is an object with no field outside `allowedKeys`.
+    /// The body's fields, after checking that it is an object with no field outside `allowedKeys`
+    /// and no field named twice.
+    ///
+    /// Decisions, the same for every report endpoint: a repeated field is refused, because two JSON
+    /// readers (a proxy's, a log pipeline's, ours) may keep different occurrences and so read one
+    /// body two ways; and `null` means the same as leaving the field out, as Swift's `Codable` and
+    /// most client libraries treat an optional that has no value — for a required field, that is
+    /// "missing".
     static func fields(_ body: [UInt8], allowedKeys: [String]) -> Result<(String) -> JSONValue?, HTTPProblem> {
         let value: JSONValue
         do {
@@ -80,6 +86,13 @@ enum IngestBody {
         if let unknown = members.first(where: { !allowedKeys.contains($0.key) }) {
             return .failure(.invalidField("unknown field \"\(unknown.key.prefix(60))\"; the fields are \(allowedKeys.joined(separator: ", "))"))
         }
-        return .success({ key in members.last { $0.key == key }?.value })
+        var seen = Set<String>()
+        for member in members where !seen.insert(member.key).inserted {
+            return .failure(.invalidField("the field \"\(member.key)\" appears more than once; send each field once"))
+        }
+        return .success({ key in
+            guard let value = members.first(where: { $0.key == key })?.value, value != .null else { return nil }
+            return value
+        })
     }
 }

@@ -84,6 +84,16 @@ struct IngestEndpointTests {
         }
     }
 
+    /// `null` is the same as leaving a field out: accepted for the optional ones.
+    @Test func nullOptionalFieldsAreLeftOut() throws {
+        let server = try started(try configuration())
+        let response = try open(
+            RawHTTPClient(port: server.port), #"{"url": "https://rowhni.com/addfriend?code=ABC123", "source": null, "openedAt": null}"#)
+        server.stop()
+        #expect(response.status == 200, "\(response.text)")
+        #expect(try rows().count == 1)
+    }
+
     @Test func everyRefusedReportGetsItsStatusAndAJSONReasonAndLeavesNoRow() throws {
         let server = try started(try configuration(), keys: ["rowhni": Self.key])
         let port = server.port
@@ -95,6 +105,13 @@ struct IngestEndpointTests {
         add("malformed JSON", 400, try open(RawHTTPClient(port: port), #"{"url": "x",}"#))
         add("no url", 400, try open(RawHTTPClient(port: port), #"{"source": "pasteboard"}"#))
         add("unknown source", 400, try open(RawHTTPClient(port: port), #"{"url": "https://rowhni.com/addfriend?code=ABC123", "source": "fax"}"#))
+        add("repeated url", 400, try open(RawHTTPClient(port: port), #"{"url": 1, "url": "https://rowhni.com/addfriend?code=ABC123"}"#))
+        add("null url", 400, try open(RawHTTPClient(port: port), #"{"url": null}"#))
+        add(
+            "repeated event field", 400,
+            try RawHTTPClient(port: port).request(
+                "POST", "/v1/events", host: "rowhni.com", headers: [("Content-Type", "text/plain")],
+                body: Array(#"{"event": "store", "path": "/addfriend?code=A1", "path": "/addfriend?code=A2"}"#.utf8)))
         add(
             "future openedAt", 400, try open(RawHTTPClient(port: port), #"{"url": "https://rowhni.com/addfriend?code=A1", "openedAt": "2999-01-01T00:00:00Z"}"#)
         )
@@ -122,6 +139,8 @@ struct IngestEndpointTests {
             #expect(answer?["error"]?.stringValue?.isEmpty == false, "\(name): \(response.text)")
             #expect(answer?["detail"]?.stringValue?.isEmpty == false, "\(name): \(response.text)")
         }
+        #expect(try #require(cases.first { $0.name == "repeated url" }).response.text.contains(#"the field \"url\" appears more than once"#))
+        #expect(try #require(cases.first { $0.name == "null url" }).response.text.contains(#"\"url\" is missing"#))
         let malformed = try #require(cases.first { $0.name == "malformed JSON" }).response.text
         #expect(malformed.contains("at byte 12"), "\(malformed)")
         #expect(try #require(cases.first { $0.name == "GET" }).response.header("Allow") == "POST")
