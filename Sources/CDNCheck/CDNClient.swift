@@ -36,7 +36,7 @@ final class CDNClient: Sendable {
         let seconds = timeoutSeconds
         let task = session.dataTask(with: request) { data, response, error in
             if let error {
-                completion(.failure(Self.failure(error, timeoutSeconds: seconds)))
+                completion(.failure(Self.failure(error, host: url.host ?? "", timeoutSeconds: seconds)))
             } else if let response = response as? HTTPURLResponse {
                 completion(.success(Self.answer(response, body: data ?? Data())))
             } else {
@@ -59,12 +59,13 @@ final class CDNClient: Sendable {
             failureDetails: response.value(forHTTPHeaderField: "Apple-Failure-Details"))
     }
 
-    private static func failure(_ error: any Error, timeoutSeconds: Double) -> CDNFetchFailure {
+    private static func failure(_ error: any Error, host: String, timeoutSeconds: Double) -> CDNFetchFailure {
         guard let urlError = error as? URLError else { return CDNFetchFailure("\(error)") }
         switch urlError.code {
         case .timedOut: return CDNFetchFailure("no answer within \(Self.seconds(timeoutSeconds))")
-        case .cannotConnectToHost: return CDNFetchFailure("cannot connect (connection refused)")
-        case .cannotFindHost, .dnsLookupFailed: return CDNFetchFailure("cannot resolve the CDN's host name")
+        case .cannotConnectToHost: return CDNFetchFailure("cannot connect to \(host) (connection refused)")
+        case .cannotFindHost, .dnsLookupFailed:
+            return CDNFetchFailure("cannot resolve the CDN's host name \(host) (no DNS answer: offline, or a wrong --cdn-base)")
         case .notConnectedToInternet: return CDNFetchFailure("no network connection")
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
             .serverCertificateHasUnknownRoot:

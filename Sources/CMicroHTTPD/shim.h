@@ -43,12 +43,6 @@ static inline void *linkhost_mhd_socket_context(struct MHD_Connection *connectio
     return info == NULL ? NULL : info->socket_context;
 }
 
-/// Number of connections the daemon currently holds open.
-static inline unsigned int linkhost_mhd_current_connections(struct MHD_Daemon *daemon) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
-    return info == NULL ? 0 : info->num_connections;
-}
-
 /// One option item; built here because `intptr_t`/pointer pairs are awkward to spell in Swift.
 static inline struct MHD_OptionItem linkhost_mhd_option(enum MHD_OPTION option, intptr_t value, void *ptr_value) {
     struct MHD_OptionItem item;

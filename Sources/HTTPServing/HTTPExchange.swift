@@ -25,6 +25,15 @@ public struct HTTPExchange: Sendable {
     /// Time from the end of the request head to the end of the exchange, in nanoseconds.
     public let durationNanoseconds: UInt64
 
+    /// An exchange as the server reports it; also for code that answers requests in-process.
+    package init(request: HTTPRequest, status: Int, bodySize: Int, outcome: Outcome = .completed, durationNanoseconds: UInt64 = 0) {
+        self.request = request
+        self.status = status
+        self.bodySize = bodySize
+        self.outcome = outcome
+        self.durationNanoseconds = durationNanoseconds
+    }
+
     /// Whether the client got the whole response.
     public var wasSent: Bool { outcome == .completed }
 }

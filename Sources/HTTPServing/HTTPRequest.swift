@@ -2,8 +2,9 @@ import PercentCoding
 
 /// A request as the server received it, ready for a responder.
 ///
-/// The raw request target is kept next to its decoded parts: the path is percent-decoded, the query
-/// split into items in order (repeats kept) with `+` read as a space, as browsers encode forms.
+/// The raw request target is kept next to its decoded path. The query is kept as sent and split only
+/// when asked (`queryItems`): most requests (the AASA file, static files) never need it, and a
+/// responder that does splits it once and keeps the items.
 public struct HTTPRequest: Sendable {
     /// The method as sent (`GET`, `HEAD`, ...). HEAD is answered like GET; the server drops the body.
     public var method: String
@@ -15,11 +16,8 @@ public struct HTTPRequest: Sendable {
     public var rawPath: String
     /// The text after the first `?`, as sent; `nil` when the target has no `?`.
     public var rawQuery: String?
-    /// The query's items, decoded, in the order sent.
-    public var queryItems: [HTTPQueryItem]
-    /// True when the path or query had a broken `%` escape or decoded to bytes that are not UTF-8;
-    /// broken escapes stay as written and bad bytes become U+FFFD, so the request is still usable.
-    public var hasMalformedEncoding: Bool
+    /// True when the path had a broken `%` escape or decoded to bytes that are not UTF-8.
+    private let pathIsMalformed: Bool
     /// `HTTP/1.1` or `HTTP/1.0`.
     public var version: String
     public var headers: HTTPHeaders
@@ -48,27 +46,43 @@ public struct HTTPRequest: Sendable {
         self.body = body
         hostName = headers["Host"].flatMap(Self.normalizedHostName)
 
-        let originForm = Self.originForm(of: target)
-        let rawPath: Substring
-        if let questionMark = originForm.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            rawPath = originForm[..<questionMark]
-            rawQuery = String(originForm[originForm.utf8.index(after: questionMark)...])
-        } else {
-            rawPath = originForm
+        // The usual target is origin-form without a query: it is its own raw path, with no copy.
+        let raw: String
+        if target.utf8.first == UInt8(ascii: "/"), !Self.contains(UInt8(ascii: "?"), in: target) {
+            raw = target
             rawQuery = nil
+        } else {
+            let originForm = Self.originForm(of: target)
+            if let questionMark = originForm.utf8.firstIndex(of: UInt8(ascii: "?")) {
+                raw = String(originForm[..<questionMark])
+                rawQuery = String(originForm[originForm.utf8.index(after: questionMark)...])
+            } else {
+                raw = String(originForm)
+                rawQuery = nil
+            }
         }
-        self.rawPath = String(rawPath)
-        let decodedPath = PercentCoding.decode(rawPath)
-        path = decodedPath.text
-        var malformed = decodedPath.isMalformed
-        var items: [HTTPQueryItem] = []
-        // `+` is a space here, as browsers encode forms (WHATWG `application/x-www-form-urlencoded`).
-        for item in QueryString(rawQuery ?? "", decoding: .form) {
-            items.append(HTTPQueryItem(name: item.name, value: item.value))
-            malformed = malformed || item.isMalformed
+        self.rawPath = raw
+        // The usual path has nothing to decode: it shares the raw path's storage.
+        if Self.contains(UInt8(ascii: "%"), in: raw) {
+            let decodedPath = PercentCoding.decode(raw)
+            path = decodedPath.text
+            pathIsMalformed = decodedPath.isMalformed
+        } else {
+            path = raw
+            pathIsMalformed = false
         }
-        queryItems = items
-        hasMalformedEncoding = malformed
+    }
+
+    /// The query's items, decoded, in the order sent (repeats kept), with `+` read as a space as
+    /// browsers encode forms (WHATWG `application/x-www-form-urlencoded`). Split on every call.
+    public var queryItems: [HTTPQueryItem] {
+        QueryString(rawQuery ?? "", decoding: .form).map { HTTPQueryItem(name: $0.name, value: $0.value) }
+    }
+
+    /// True when the path or query had a broken `%` escape or decoded to bytes that are not UTF-8;
+    /// broken escapes stay as written and bad bytes become U+FFFD, so the request is still usable.
+    public var hasMalformedEncoding: Bool {
+        pathIsMalformed || QueryString(rawQuery ?? "", decoding: .form).contains(where: \.isMalformed)
     }
 
     /// The value of the first query item named `name` (`""` for `?name`), `nil` when absent.
@@ -80,14 +94,14 @@ public struct HTTPRequest: Sendable {
     /// Lowercases a Host value and strips a `:port` and a trailing dot. `[::1]:8080` gives `::1`.
     public static func normalizedHostName(_ host: String) -> String? {
         // Fast path, the usual case: already a bare lower-case name (no port, no trailing dot).
-        if !host.isEmpty, host.utf8.last != UInt8(ascii: "."),
-            host.utf8.allSatisfy({
-                ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".")
-                    || $0 == UInt8(ascii: "-")
-            })
-        {
-            return host
+        let bare = host.utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.isEmpty && bytes.last != UInt8(ascii: ".")
+                && bytes.allSatisfy {
+                    ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                        || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+                }
         }
+        if bare == true { return host }
         var name = Substring(host)
         if name.hasPrefix("[") {
             guard let close = name.firstIndex(of: "]") else { return nil }
@@ -98,6 +112,12 @@ public struct HTTPRequest: Sendable {
         if name.hasSuffix(".") { name = name.dropLast() }
         guard !name.isEmpty else { return nil }
         return name.lowercased()
+    }
+
+    /// Whether `text` holds the byte `byte`: over its contiguous UTF-8 storage (what a native string
+    /// has), which a generic walk of the UTF-8 view costs thirty times more for (per request, twice).
+    private static func contains(_ byte: UInt8, in text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.contains(byte) } ?? text.utf8.contains(byte)
     }
 
     /// The path-and-query part of an absolute-form target (`http://host/p?q` gives `/p?q`).

@@ -24,11 +24,10 @@ public final class HTTPServer: Sendable {
     let completeUnanswered: ExchangeCompletion?
     let logger: Logger
 
+    /// In flight, sent, cut short and open connections, kept by the callbacks.
+    let counters: HTTPServerCounters
     private let lifecycle = Mutex(Lifecycle.idle)
     private let boundPort = Atomic<Int>(0)
-    let inFlight = Atomic<Int>(0)
-    let sentCount = Atomic<Int>(0)
-    let cutShortCount = Atomic<Int>(0)
 
     private enum Lifecycle: @unchecked Sendable {
         // The daemon pointer is only touched under the mutex; MHD's own calls on it are thread-safe.
@@ -39,17 +38,21 @@ public final class HTTPServer: Sendable {
     }
 
     /// - Parameters:
+    ///   - counters: where the server counts its requests and connections (made by the caller when
+    ///     something else, a health report, reads them too).
     ///   - completionObserver: called on a worker thread when each exchange ends, after the response
     ///     was sent or the connection was lost, with the responder's annotation (`nil` when the server
     ///     answered by itself, as with an oversized body); it must be quick (hand work to another thread).
     public init<Responder: HTTPResponder>(
         configuration: HTTPServerConfiguration,
         logger: Logger = Logger(label: "linkhost.http"),
+        counters: HTTPServerCounters = HTTPServerCounters(),
         responder: Responder,
         completionObserver: (@Sendable (HTTPExchange, Responder.Annotation?) -> Void)? = nil
     ) {
         self.configuration = configuration
         self.logger = logger
+        self.counters = counters
         if let completionObserver {
             answer = { request in
                 let answered = responder.respond(to: request)
@@ -63,6 +66,12 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// Whether libmicrohttpd keeps SIGPIPE from its own writes (it sends with MSG_NOSIGNAL), so a
+    /// program embedding the server needs no process-wide signal setting for it.
+    package static var suppressesBrokenPipeSignals: Bool {
+        MHD_is_feature_supported(MHD_FEATURE.FEATURE_AUTOSUPPRESS_SIGPIPE) == MHD_Result.YES
+    }
+
     /// The port the server listens on (the real one when configured with port 0); 0 before `start()`.
     public var port: Int { boundPort.load(ordering: .acquiring) }
 
@@ -72,27 +81,16 @@ public final class HTTPServer: Sendable {
     }
 
     /// Counters for health checks.
-    public var statistics: HTTPServerStatistics {
-        let connections = lifecycle.withLock { state -> Int in
-            if case .running(let daemon, _, _, _) = state { return Int(linkhost_mhd_current_connections(daemon)) }
-            return 0
-        }
-        return HTTPServerStatistics(
-            requestsInFlight: inFlight.load(ordering: .relaxed),
-            responsesSent: sentCount.load(ordering: .relaxed),
-            exchangesCutShort: cutShortCount.load(ordering: .relaxed),
-            openConnections: connections
-        )
-    }
+    public var statistics: HTTPServerStatistics { counters.statistics }
 
     /// Binds the socket and starts the worker threads. Throws with a cause an operator can act on.
     public func start() throws(HTTPServerError) {
         if let problem = configuration.problem() { throw .invalidConfiguration(problem) }
         try lifecycle.withLock { (state: inout Lifecycle) throws(HTTPServerError) in
             guard case .idle = state else { throw .alreadyStarted }
-            // Writing to a socket the peer closed must not kill the process.
-            signal(SIGPIPE, SIG_IGN)
-            FileDescriptorLimit.raiseSoftLimitToHard()
+            // No process-wide settings here (SIGPIPE, descriptor limits): they are the program's to
+            // make (`linkhost serve` does). libmicrohttpd sends with MSG_NOSIGNAL, so a peer that
+            // closed its socket never raises SIGPIPE in a program that embeds this server.
             let socket = try ListeningSocket.open(address: configuration.address, port: configuration.port, backlog: configuration.listenBacklog)
             // libmicrohttpd gets a duplicate of the socket, never the one we opened: on some failure
             // paths it closes the socket it was given and on others it does not, so closing ours
@@ -187,11 +185,11 @@ public final class HTTPServer: Sendable {
         // libmicrohttpd ignores), while requests in flight go on; the descriptor stays libmicrohttpd's
         // and `MHD_stop_daemon` closes it.
         _ = shutdown(listener, Int32(SHUT_RDWR))
-        let deadline = MonotonicClock.now() + UInt64(configuration.shutdownGraceSeconds * 1_000_000_000)
-        while inFlight.load(ordering: .acquiring) > 0, MonotonicClock.now() < deadline {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(configuration.shutdownGraceSeconds * 1000))
+        while counters.inFlight.load(ordering: .acquiring) > 0, ContinuousClock.now < deadline {
             usleep(2_000)
         }
-        let unfinished = inFlight.load(ordering: .acquiring)
+        let unfinished = counters.inFlight.load(ordering: .acquiring)
         if unfinished > 0 {
             logger.warning("closing \(unfinished) request(s) still in flight after the \(configuration.shutdownGraceSeconds)s grace period")
         }

@@ -9,33 +9,29 @@ import Glibc
 enum MHDCallbacks {
     typealias RequestStarted = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer?
 
-    /// Called with the raw request target as soon as the request line is read. The context is owned
-    /// by the connection's state; libmicrohttpd gets an unowned pointer that comes back in every
-    /// later callback for this request.
+    /// Called with the raw request target as soon as the request line is read. The exchange state
+    /// is owned by the connection's state; libmicrohttpd gets an unowned pointer that comes back in
+    /// every later callback for this request.
     static let requestStarted: RequestStarted = { _, uri, connection in
-        let context = RequestContext(target: uri.map { String(cString: $0) } ?? "/")
+        let exchange = ExchangeState(target: uri.map { String(cString: $0) } ?? "/")
         if let uri { hideQueryFromLibmicrohttpd(uri) }
-        if let connection, let state = connectionState(connection) {
-            state.current = context
-            return Unmanaged.passUnretained(context).toOpaque()
-        }
-        // No connection state (cannot happen while the connection callback is installed): keep the
-        // context alive through libmicrohttpd's pointer, released at completion as before.
-        context.ownedByPointer = true
-        return Unmanaged.passRetained(context).toOpaque()
+        return attach(exchange, to: connection)
     }
 
     /// Called when a connection opens and when it closes (always, however it ends).
-    static let connectionChanged: MHD_NotifyConnectionCallback = { _, _, socketContext, code in
+    static let connectionChanged: MHD_NotifyConnectionCallback = { serverPointer, _, socketContext, code in
         guard let socketContext else { return }
+        let server = serverPointer.map { Unmanaged<HTTPServer>.fromOpaque($0).takeUnretainedValue() }
         switch code {
         case MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_STARTED:
             socketContext.pointee = Unmanaged.passRetained(ConnectionState()).toOpaque()
+            server?.counters.connections.add(1, ordering: .relaxed)
         default:
             if let raw = socketContext.pointee {
                 // Releasing the state releases a request that never completed.
                 Unmanaged<ConnectionState>.fromOpaque(raw).release()
                 socketContext.pointee = nil
+                server?.counters.connections.subtract(1, ordering: .relaxed)
             }
         }
     }
@@ -54,110 +50,90 @@ enum MHDCallbacks {
         afterQuestion.pointee = 0
     }
 
+    /// Hands `exchange` to the connection's state and returns the pointer libmicrohttpd keeps. With no
+    /// connection state (cannot happen while the connection callback is installed) libmicrohttpd's
+    /// pointer keeps it alive, released at completion.
+    private static func attach(_ exchange: ExchangeState, to connection: OpaquePointer?) -> UnsafeMutableRawPointer {
+        if let connection, let state = connectionState(connection) {
+            state.current = exchange
+            return Unmanaged.passUnretained(exchange).toOpaque()
+        }
+        exchange.ownedByPointer = true
+        return Unmanaged.passRetained(exchange).toOpaque()
+    }
+
     private static func connectionState(_ connection: OpaquePointer) -> ConnectionState? {
         guard let raw = linkhost_mhd_socket_context(connection) else { return nil }
         return Unmanaged<ConnectionState>.fromOpaque(raw).takeUnretainedValue()
     }
 
     /// Called once the head is read, again per body chunk, and once more at the end of the body.
-    static let handleRequest: MHD_AccessHandlerCallback = { serverPointer, connection, _, method, version, uploadData, uploadDataSize, contextSlot in
-        guard let serverPointer, let connection, let contextSlot else { return MHD_Result.NO }
+    static let handleRequest: MHD_AccessHandlerCallback = { serverPointer, connection, _, method, version, uploadData, uploadDataSize, slot in
+        guard let serverPointer, let connection, let slot else { return MHD_Result.NO }
         let server = Unmanaged<HTTPServer>.fromOpaque(serverPointer).takeUnretainedValue()
-        let context: RequestContext
-        if let existing = contextSlot.pointee {
-            context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
+        let exchange: ExchangeState
+        if let existing = slot.pointee {
+            exchange = Unmanaged<ExchangeState>.fromOpaque(existing).takeUnretainedValue()
         } else {
             // Only if libmicrohttpd skipped the request-line callback; keep the same ownership rules.
-            context = RequestContext(target: "/")
-            if let state = connectionState(connection) {
-                state.current = context
-                contextSlot.pointee = Unmanaged.passUnretained(context).toOpaque()
-            } else {
-                context.ownedByPointer = true
-                contextSlot.pointee = Unmanaged.passRetained(context).toOpaque()
-            }
+            exchange = ExchangeState(target: "/")
+            slot.pointee = attach(exchange, to: connection)
         }
+        let limit = server.configuration.maximumBodySize
 
-        if !context.started {
-            context.started = true
-            context.headStartedAt = MonotonicClock.now()
-            server.inFlight.add(1, ordering: .relaxed)
+        if !exchange.hasStarted {
+            server.counters.inFlight.add(1, ordering: .relaxed)
             let declaredLength = lookupHeader(connection, "Content-Length").flatMap { Int($0) }
-            let chunked = lookupHeader(connection, "Transfer-Encoding") != nil
-            if let declaredLength, declaredLength > server.configuration.maximumBodySize {
-                return respond(server, connection, context, method: method, version: version, override: payloadTooLarge(server, connection))
+            switch exchange.headArrived(at: .now, declaredLength: declaredLength, limit: limit) {
+            case .refuseTooLarge:
+                return respond(server, connection, exchange, method: method, version: version, tooLarge: true)
+            case .readBody:
+                // Answer on a later call, once libmicrohttpd has read the (possibly empty) body: a
+                // response queued from this first call makes libmicrohttpd 0.9.75 close the
+                // connection, losing keep-alive for every request.
+                return MHD_Result.YES
             }
-            // The body arrives in chunks appended to one buffer, sized up front when the length is known.
-            if let declaredLength, declaredLength > 0 { context.body.reserveCapacity(declaredLength) }
-            // Answer on a later call, once libmicrohttpd has read the (possibly empty) body: a response
-            // queued from this first call makes libmicrohttpd 0.9.75 close the connection, losing
-            // keep-alive for every request.
-            return MHD_Result.YES
         }
 
         if let uploadDataSize, uploadDataSize.pointee > 0 {
             let size = uploadDataSize.pointee
-            if context.bodyTooLarge {
-                // A chunked body past the limit. libmicrohttpd 0.9.75 cannot queue an answer while it
-                // is reading a body (MHD_queue_response refuses in that state), so the rest is read
-                // and dropped, then 413 goes out; a client that keeps sending past four times the
-                // limit has its connection closed without an answer instead of being read forever.
-                context.discardedBytes += size
-                if context.discardedBytes > 4 * max(server.configuration.maximumBodySize, 16 * 1024) { return MHD_Result.NO }
-            } else if let uploadData {
-                if context.body.count + size > server.configuration.maximumBodySize {
-                    context.bodyTooLarge = true
-                    context.discardedBytes = context.body.count + size
-                    context.body = []
-                } else {
-                    uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { bytes in
-                        context.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: size))
-                    }
-                }
-            }
             uploadDataSize.pointee = 0
-            return MHD_Result.YES
+            let step = exchange.bodyChunk(UnsafeRawBufferPointer(start: uploadData, count: uploadData == nil ? 0 : size), limit: limit)
+            return step == .closeConnection ? MHD_Result.NO : MHD_Result.YES
         }
-        if context.responded { return MHD_Result.YES }
-        let override = context.bodyTooLarge ? payloadTooLarge(server, connection) : nil
-        return respond(server, connection, context, method: method, version: version, override: override)
+        switch exchange.bodyEnded() {
+        case .nothing: return MHD_Result.YES
+        case .respond: return respond(server, connection, exchange, method: method, version: version, tooLarge: false)
+        case .refuseTooLarge: return respond(server, connection, exchange, method: method, version: version, tooLarge: true)
+        }
     }
 
     /// Called when libmicrohttpd is done with a request, however it ended.
-    static let requestCompleted: MHD_RequestCompletedCallback = { serverPointer, connection, contextSlot, termination in
-        guard let serverPointer, let contextSlot, let raw = contextSlot.pointee else { return }
-        contextSlot.pointee = nil
-        let unmanaged = Unmanaged<RequestContext>.fromOpaque(raw)
-        let context = unmanaged.takeUnretainedValue()
+    static let requestCompleted: MHD_RequestCompletedCallback = { serverPointer, connection, slot, termination in
+        guard let serverPointer, let slot, let raw = slot.pointee else { return }
+        slot.pointee = nil
+        let unmanaged = Unmanaged<ExchangeState>.fromOpaque(raw)
+        let exchange = unmanaged.takeUnretainedValue()
         defer {
-            if context.ownedByPointer {
+            if exchange.ownedByPointer {
                 unmanaged.release()
-            } else if let connection, let state = connectionState(connection), state.current === context {
+            } else if let connection, let state = connectionState(connection), state.current === exchange {
                 state.current = nil
             }
         }
         let server = Unmanaged<HTTPServer>.fromOpaque(serverPointer).takeUnretainedValue()
-        guard context.started else { return }
+        guard exchange.hasStarted else { return }
         let outcome = outcome(of: termination)
         if outcome == .completed {
-            server.sentCount.add(1, ordering: .relaxed)
+            server.counters.sent.add(1, ordering: .relaxed)
         } else {
-            server.cutShortCount.add(1, ordering: .relaxed)
+            server.counters.cutShort.add(1, ordering: .relaxed)
         }
-        if context.responded, let completion = context.completion, let request = context.request {
-            let now = MonotonicClock.now()
-            completion(
-                HTTPExchange(
-                    request: request,
-                    status: context.status,
-                    bodySize: context.bodySize,
-                    outcome: outcome,
-                    durationNanoseconds: now >= context.headStartedAt ? now - context.headStartedAt : 0
-                )
-            )
+        if let ended = exchange.ended(outcome, at: .now), let completion = exchange.completion {
+            completion(ended)
         }
         // Decrement last, so a graceful stop that sees zero knows every observer call has returned.
-        server.inFlight.subtract(1, ordering: .releasing)
+        server.counters.inFlight.subtract(1, ordering: .releasing)
     }
 
     /// libmicrohttpd's own diagnostics, formatted and passed to the server's logger.
@@ -185,54 +161,46 @@ enum MHDCallbacks {
     private static func respond(
         _ server: HTTPServer,
         _ connection: OpaquePointer,
-        _ context: RequestContext,
+        _ exchange: ExchangeState,
         method: UnsafePointer<CChar>?,
         version: UnsafePointer<CChar>?,
-        override: HTTPResponse?
+        tooLarge: Bool
     ) -> MHD_Result {
         let request = HTTPRequest(
             method: method.map { String(cString: $0) } ?? "GET",
-            target: context.target,
+            target: exchange.target,
             version: version.map { String(cString: $0) } ?? "HTTP/1.1",
             headers: headers(of: connection),
             clientAddress: linkhost_mhd_client_address(connection).flatMap { SocketAddressText.address($0) },
-            body: context.body
+            body: exchange.takeBody()
         )
-        context.body = []
         let response: HTTPResponse
-        if let override {
-            response = override
-            context.completion = server.completeUnanswered
+        let completion: HTTPServer.ExchangeCompletion?
+        if tooLarge {
+            response = payloadTooLarge(server, request)
+            completion = server.completeUnanswered
         } else {
-            (response, context.completion) = server.answer(request)
+            (response, completion) = server.answer(request)
         }
-        context.request = request
-        context.status = response.status
-        context.bodySize = request.method == "HEAD" ? 0 : response.body.count
-        if request.method == "HEAD", let stream = response.stream {
+        let isHead = request.method == "HEAD"
+        exchange.answered(request, status: response.status, bodySize: isHead ? 0 : response.body.count, completion: completion)
+        if isHead, let stream = response.stream {
             // No body goes out for HEAD: the stream is never read, so it is closed now.
             stream.finish()
             return ResponseBuilder.queue(HTTPResponse(status: response.status, headers: response.headers), on: connection)
         }
-        context.responded = true
         return ResponseBuilder.queue(response, on: connection)
     }
 
-    /// The 413 the server sends by itself, in the client's own language: JSON for a JSON body
-    /// (API clients parse `{"error", "detail"}`), plain text otherwise.
-    private static func payloadTooLarge(_ server: HTTPServer, _ connection: OpaquePointer) -> HTTPResponse {
-        let limit = server.configuration.maximumBodySize
-        if lookupHeader(connection, "Content-Type")?.lowercased().contains("json") == true {
-            return HTTPResponse(
-                status: 413, contentType: "application/json",
-                text: #"{"error":"payload_too_large","detail":"request bodies are limited to \#(limit) bytes"}"# + "\n", headers: ["Connection": "close"])
+    /// The 413 the server sends by itself, in the client's own language: the JSON problem for a JSON
+    /// body (API clients parse `{"error", "detail"}`), plain text otherwise.
+    private static func payloadTooLarge(_ server: HTTPServer, _ request: HTTPRequest) -> HTTPResponse {
+        let problem = HTTPProblem.payloadTooLarge(limit: server.configuration.maximumBodySize)
+        if request.headers["Content-Type"]?.lowercased().contains("json") == true {
+            return problem.response(headers: ["Connection": "close"])
         }
         return HTTPResponse(
-            status: 413,
-            contentType: "text/plain; charset=utf-8",
-            text: "Payload Too Large: request bodies are limited to \(limit) bytes\n",
-            headers: ["Connection": "close"]
-        )
+            status: 413, contentType: "text/plain; charset=utf-8", text: "Payload Too Large: \(problem.detail)\n", headers: ["Connection": "close"])
     }
 
     private static func lookupHeader(_ connection: OpaquePointer, _ name: String) -> String? {

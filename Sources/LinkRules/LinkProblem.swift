@@ -32,7 +32,7 @@ public enum LinkProblem: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .missing(let name): "\(name) is missing"
-        case .malformed(let name, let type): "\(name) is not a valid \(type.rawValue)"
+        case .malformed(let name, let type): "\(name) must be \(type.requirement)"
         case .repeated(let name): "\(name) is given more than once"
         case .wrongValue(let name, let value): "\(name) must be \"\(value)\""
         case .unexpected(let name): "\(name) must not be given"

@@ -12,7 +12,7 @@ extension LinkRule {
         public var description: String {
             switch self {
             case .missing(let name): "\(name) is required"
-            case .malformed(let name, let type): "\(name) is not a valid \(type.rawValue)"
+            case .malformed(let name, let type): "\(name) must be \(type.requirement)"
             case .unknown(let name): "the rule has no parameter \(name)"
             }
         }

@@ -17,6 +17,20 @@ public enum ParameterType: String, Sendable, CaseIterable {
     /// `0` or `1`.
     case flag
 
+    /// What a value must be, in the words every place that enforces it uses: the CLI's and the
+    /// config checker's errors, and the English broken-link page (`type_…` in Public/locales/en.json,
+    /// which a test holds to this text; de.json says the same in German).
+    public var requirement: String {
+        switch self {
+        case .id: "a number (1 to 18 digits)"
+        case .page: "a page number (1 to 99999), “last” or “unread”"
+        case .inviteCode: "4 to 32 letters (A–Z, a–z), digits, “-” or “_”"
+        case .slug: "a name of letters, digits, “-”, “_”, “.” or “~” (1 to 100)"
+        case .text: "a short text (1 to 200 characters, no control characters)"
+        case .flag: "0 or 1"
+        }
+    }
+
     /// Whether `value` (percent-decoded) is acceptable.
     public func accepts(_ value: String) -> Bool {
         switch self {

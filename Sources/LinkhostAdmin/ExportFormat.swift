@@ -14,7 +14,7 @@ enum ExportFormat: String, CaseIterable, Sendable {
     }
 
     /// `?format=` wins; else the first `Accept` media type that names a format; else JSON.
-    static func negotiate(_ request: HTTPRequest) -> Result<ExportFormat, APIProblem> {
+    static func negotiate(_ request: HTTPRequest) -> Result<ExportFormat, HTTPProblem> {
         if let given = request.queryValue("format") {
             guard let format = ExportFormat(rawValue: given) else {
                 return .failure(.badParameter("format", "\"\(given)\" is not a format; allowed: \(allCases.map(\.rawValue).joined(separator: ", "))"))

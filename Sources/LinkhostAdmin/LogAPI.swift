@@ -23,12 +23,12 @@ struct LogAPI: Sendable {
     func hits(_ request: HTTPRequest) -> HTTPResponse {
         answer {
             let format = try ExportFormat.negotiate(request).get()
-            let parameters = try LogQueryParameters.read(request, extra: ["columns", "cursor"]).get()
+            let parameters = try LogQueryParameters.read(request.queryItems, extra: ["columns", "cursor"]).get()
             var filter = try parameters.filter(now: LogRecord.currentTimeMilliseconds(), maximumLimit: Self.maximumPageSize).get()
             let columns = try Self.columns(parameters.values["columns"])
             if let text = parameters.values["cursor"] {
                 guard let cursor = LogCursor(text: text) else {
-                    throw APIProblem.badParameter("cursor", "\"\(text)\" is not a cursor; use the one in the previous answer's Link header")
+                    throw HTTPProblem.badParameter("cursor", "\"\(text)\" is not a cursor; use the one in the previous answer's Link header")
                 }
                 filter.before = cursor
             }
@@ -52,11 +52,11 @@ struct LogAPI: Sendable {
     func stats(_ request: HTTPRequest) -> HTTPResponse {
         answer {
             let format = try ExportFormat.negotiate(request).get()
-            let parameters = try LogQueryParameters.read(request, extra: ["by"]).get()
+            let parameters = try LogQueryParameters.read(request.queryItems, extra: ["by"]).get()
             let filter = try parameters.filter(now: LogRecord.currentTimeMilliseconds(), maximumLimit: Self.maximumGroups).get()
             let byText = parameters.values["by"] ?? StatsDimension.kind.rawValue
             guard let dimension = StatsDimension(rawValue: byText) else {
-                throw APIProblem.badParameter(
+                throw HTTPProblem.badParameter(
                     "by", "\"\(byText)\" is not a dimension; allowed: \(StatsDimension.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             let table = ResultTable(stats: try openReader().stats(by: dimension, filter), dimension: dimension)
@@ -68,13 +68,14 @@ struct LogAPI: Sendable {
         answer {
             let format = try ExportFormat.negotiate(request).get()
             let parameters = try LogQueryParameters.read(
-                request, extra: ["by"], refused: ["kind": "cannot be used with the funnel, which counts fixed kinds (fallback views, page events, app_open)"]
+                request.queryItems, extra: ["by"],
+                refused: ["kind": "cannot be used with the funnel, which counts fixed kinds (fallback views, page events, app_open)"]
             ).get()
             let filter = try parameters.filter(now: LogRecord.currentTimeMilliseconds(), maximumLimit: Self.maximumGroups).get()
             var dimension: FunnelDimension?
             if let byText = parameters.values["by"] {
                 guard let chosen = FunnelDimension(rawValue: byText) else {
-                    throw APIProblem.badParameter(
+                    throw HTTPProblem.badParameter(
                         "by", "\"\(byText)\" is not a funnel dimension; allowed: \(FunnelDimension.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 dimension = chosen
@@ -86,24 +87,24 @@ struct LogAPI: Sendable {
 
     /// A reader on the log, or the reason there is none.
     func openReader() throws -> LogReader {
-        guard let database else { throw APIProblem.logUnavailable("the hit log is off (log.enabled is false)") }
+        guard let database else { throw HTTPProblem.logUnavailable("the hit log is off (log.enabled is false)") }
         do {
             return try LogReader(database: database)
         } catch LogError.databaseMissing {
-            throw APIProblem.logUnavailable("there is no log yet: it is made when the server first answers a request")
+            throw HTTPProblem.logUnavailable("there is no log yet: it is made when the server first answers a request")
         }
     }
 
-    /// Runs `body`; an `APIProblem` becomes its JSON answer, anything else a 500 that says only that
+    /// Runs `body`; an `HTTPProblem` becomes its JSON answer, anything else a 500 that says only that
     /// the log could not be read (the cause goes to the server's log, not to the client).
     private func answer(_ body: () throws -> HTTPResponse) -> HTTPResponse {
         do {
             return try body()
-        } catch let problem as APIProblem {
+        } catch let problem as HTTPProblem {
             return problem.response()
         } catch {
             logger.error("admin API: reading the log failed: \(error)")
-            return APIProblem(status: 500, code: "internal", detail: "the log could not be read; the server's log says why").response()
+            return HTTPProblem.internalError.response()
         }
     }
 
@@ -151,7 +152,7 @@ struct LogAPI: Sendable {
         guard let list else { return HitColumn.fullDefault }
         return try list.split(separator: ",", omittingEmptySubsequences: false).map { name in
             guard let column = HitColumn(rawValue: String(name)) else {
-                throw APIProblem.badParameter("columns", "\"\(name)\" is not a column; allowed: \(HitColumn.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw HTTPProblem.badParameter("columns", "\"\(name)\" is not a column; allowed: \(HitColumn.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return column
         }

@@ -11,12 +11,12 @@ struct LogQueryParameters {
 
     let values: [String: String]
 
-    /// Reads `request`'s query, allowing the filters and `extra` (plus `format`) but not the
+    /// Reads a request's query items, allowing the filters and `extra` (plus `format`) but not the
     /// filters in `refused`, which are answered with their reason.
-    static func read(_ request: HTTPRequest, extra: [String], refused: [String: String] = [:]) -> Result<LogQueryParameters, APIProblem> {
+    static func read(_ items: [HTTPQueryItem], extra: [String], refused: [String: String] = [:]) -> Result<LogQueryParameters, HTTPProblem> {
         let allowed = filterNames.filter { refused[$0] == nil } + extra + ["format"]
         var values: [String: String] = [:]
-        for item in request.queryItems {
+        for item in items {
             if let reason = refused[item.name] { return .failure(.badParameter(item.name, reason)) }
             guard allowed.contains(item.name) else {
                 return .failure(.badParameter(item.name, "not a parameter here; allowed: \(allowed.joined(separator: ", "))"))
@@ -28,7 +28,7 @@ struct LogQueryParameters {
     }
 
     /// The filter, with time bounds resolved against `now`; `maximumLimit` bounds `limit`.
-    func filter(now: Int64, maximumLimit: Int) -> Result<LogFilter, APIProblem> {
+    func filter(now: Int64, maximumLimit: Int) -> Result<LogFilter, HTTPProblem> {
         var filter = LogFilter()
         for name in ["since", "until"] {
             guard let text = values[name] else { continue }

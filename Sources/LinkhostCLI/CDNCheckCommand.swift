@@ -25,7 +25,7 @@ struct CDNCheckCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A host to check (repeat for several); default: every host of the config.", valueName: "host"))
     var host: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The CDN to ask (default: Apple's, \(CDNChecker.appleBase)).", valueName: "url"))
+    @Option(name: .long, help: ArgumentHelp("The CDN to ask.", valueName: "url"))
     var cdnBase: String = CDNChecker.appleBase
 
     @Option(name: .long, help: ArgumentHelp("Seconds to wait for each host's answer (1...300).", valueName: "seconds"))

@@ -45,8 +45,12 @@ struct CheckCommand: ParsableCommand {
             findings = LinkhostCheck.check(assetLinksBytes: try InputFile.bytes(at: assetlinks, flag: "--assetlinks"))
         } else {
             let path = config ?? "config.json"
-            // Read once for the reason it cannot be (missing, a folder, unreadable); the loader reads it again.
-            _ = try InputFile.bytes(at: path, flag: "--config")
+            // A file that cannot be read at all is exit 2, worded as every other command words it.
+            do {
+                try ConfigurationLoader.checkReadable(path: path)
+            } catch {
+                throw CLIFailure.unusableInput("the config cannot be used.\n\(error)")
+            }
             findings = LinkhostCheck.check(configPath: path)
         }
         let errors = findings.filter { $0.severity == .error }.count

@@ -9,6 +9,7 @@ struct DevCertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dev-cert",
         abstract: "Make a local certificate authority and an HTTPS certificate for device testing.",
+        usage: "linkhost dev-cert --host <host> [--host <host> ...] [--out <path>]",
         discussion: """
             The CA is made once in the output folder and reused; install linkhost-dev-ca.crt on the \
             iPhone and turn on full trust for it (Settings › General › About › Certificate Trust \
@@ -16,7 +17,7 @@ struct DevCertCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("A host name or IP address for the certificate; repeat for more.", valueName: "host"))
+    @Option(name: .long, help: ArgumentHelp("A host name or IP address for the certificate (required); repeat for more.", valueName: "host"))
     var host: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Folder for the CA and the certificate.", valueName: "path"))

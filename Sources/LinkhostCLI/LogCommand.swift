@@ -7,6 +7,8 @@ struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log",
         abstract: "List logged hits, newest first.",
+        usage:
+            "linkhost log [--since <when>] [--until <when>] [filters: --site --host --rule --kind --utm-* --client] [--columns <names>] [--limit <n>] [--format table|json|csv]",
         discussion: """
             JSON is one array of objects keyed by column name; CSV has a header row. Without --limit, a table shows 50 rows. \
             Without --columns, a table shows \(HitColumn.tableDefault.map(\.rawValue).joined(separator: ",")) and JSON and CSV \

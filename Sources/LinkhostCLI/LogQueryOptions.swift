@@ -37,7 +37,9 @@ struct LogQueryOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Only this client class: \(ClientClass.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "class"))
     var client: String?
 
-    @Option(name: .long, help: ArgumentHelp("At most this many rows (or groups).", valueName: "n"))
+    // Unconditional, so `--limit -3` is read as a value and refused for what it is, not taken for
+    // a flag and reported as a missing value.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("At most this many rows (or groups), 1 or more.", valueName: "n"))
     var limit: Int?
 
     @Option(name: .long, help: "Output format.")
@@ -51,13 +53,21 @@ struct LogQueryOptions: ParsableArguments {
             throw ValidationError("--client \(client) is not a client class; allowed: \(ClientClass.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if let limit, limit < 1 { throw ValidationError("--limit \(limit) must be 1 or more") }
+        let now = LogRecord.currentTimeMilliseconds()
+        var bounds: [Int64] = []
         for (flag, value) in [("--since", since), ("--until", until)] {
             guard let value else { continue }
             do {
-                _ = try TimeBound.parse(value, now: LogRecord.currentTimeMilliseconds())
+                bounds.append(try TimeBound.parse(value, now: now))
             } catch {
                 throw ValidationError("\(flag) \(value): \(error)")
             }
+        }
+        // An empty range is a mistake, not a question with no answer: `--since 7d --until 8d` is
+        // "from 7 days ago until 8 days ago", which is backwards.
+        if let since, let until, bounds.count == 2, bounds[0] >= bounds[1] {
+            throw ValidationError(
+                "--since \(since) is not before --until \(until), so no row can match; the later time goes in --until (e.g. --since \(until) --until \(since))")
         }
     }
 

@@ -82,6 +82,12 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "linkhost")
+        // Process-wide settings a server needs, made here rather than by the libraries: writing to a
+        // socket the peer closed must not end the process (libmicrohttpd avoids SIGPIPE itself; the
+        // PostgreSQL and CDN clients might not), and every connection is a file descriptor, while the
+        // usual soft limit (1024) is below the default connection limit.
+        signal(SIGPIPE, SIG_IGN)
+        FileDescriptorLimit.raiseSoftLimitToHard()
 
         // A reload reads the same file with the same flags and environment as this start.
         let source = ConfigurationSource(path: configOptions.config, overrides: overrides, environment: ProcessInfo.processInfo.environment)
@@ -117,9 +123,11 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure.runtime("\(error)")
         }
+        // What `/metrics` shows; the server records into it whether or not the admin listener runs.
+        let metrics = PrometheusMetrics()
         let server: LinkhostServer
         do {
-            server = try LinkhostServer(configuration: configuration, ingestKeys: ingestKeys, logger: logger)
+            server = try LinkhostServer(configuration: configuration, ingestKeys: ingestKeys, metricsFactory: metrics.factory, logger: logger)
             try server.start()
         } catch {
             throw CLIFailure.runtime("\(error)")
@@ -127,7 +135,7 @@ struct ServeCommand: AsyncParsableCommand {
         var admin: AdminServer?
         if let adminToken {
             do {
-                let started = try AdminServer(server: server, token: adminToken, logger: logger)
+                let started = try AdminServer(server: server, token: adminToken, metrics: metrics, logger: logger)
                 try started.start()
                 admin = started
             } catch {

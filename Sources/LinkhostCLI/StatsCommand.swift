@@ -7,6 +7,10 @@ struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
         abstract: "Count logged hits by rule, kind, host, client, UTM field or day, or show the view-to-app-open funnel.",
+        usage: """
+            linkhost stats [--by <dimension>] [--since <when>] [--until <when>] [filters: --site --host --rule --kind --utm-* --client] [--format table|json|csv]
+              linkhost stats --funnel [--by <dimension>] [--since <when>] [--until <when>] [filters] [--format table|json|csv]
+            """,
         discussion: """
             With --funnel: views (fallback pages served), the open-app, store and copy clicks pages reported, \
             app opens, and app opens that followed a view of the same invite code within 7 days (credited to \

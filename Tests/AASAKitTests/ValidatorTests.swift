@@ -57,6 +57,10 @@ struct ValidatorTests {
         Case(.entryWithoutRules, .warning, "applinks.details[0]", entry(#""defaults": {"caseSensitive": false}"#)),
         Case(.pathsBesideComponents, .warning, "applinks.details[0].paths", entry(#""components": [{"/": "/a"}], "paths": ["/b"]"#)),
         Case(
+            .pathsBesideComponents, .warning, "applinks.details[0].paths",
+            #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.other", "appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a"}], "paths": ["/a"]}]}}"#
+        ),
+        Case(
             .appInSeveralEntries, .warning, "applinks.details[1]",
             #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.app", "paths": ["/a"]}, {"appID": "ABCDE12345.com.example.app", "paths": ["/b"]}]}}"#),
         Case(.legacyDetailsDictionary, .warning, "applinks.details", #"{"applinks": {"details": {"ABCDE12345.com.example.app": {"paths": ["/a"]}}}}"#),
@@ -130,6 +134,14 @@ struct ValidatorTests {
         let raw = AASAValidationCode.allCases.map(\.rawValue)
         #expect(Set(raw).count == raw.count)
         #expect(raw.allSatisfy { $0.hasPrefix("AASA") && $0.count == 7 })
+    }
+
+    /// One entry for iOS 12 (`appID`, `paths`) and iOS 13+ (`appIDs` naming that app, `components`),
+    /// as Apple described it at WWDC19 and `aasa.legacyPaths` generates it: neither AASA012 nor AASA015.
+    @Test func theOneEntryFormForIOS12And13IsClean() {
+        let json =
+            #"{"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.app", "appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a"}], "paths": ["/a"]}]}}"#
+        #expect(AASAValidator().validate(bytes: Array(json.utf8)).findings.isEmpty)
     }
 
     @Test func cleanFileHasNoFindings() {

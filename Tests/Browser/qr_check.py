@@ -48,9 +48,16 @@ def check_desktop(driver, name, url, out):
           svgsInFigure: figure ? figure.querySelectorAll('svg').length : 0,
           caption: figure ? figure.querySelector('figcaption').textContent : null,
           box: box ? {x: box.x, y: box.y, width: box.width, height: box.height} : null,
-          open: document.getElementById('open-app').getAttribute('href'),
+          open: document.getElementById('open-app') ? document.getElementById('open-app').getAttribute('href') : null,
           store: document.getElementById('get-app').getAttribute('href'),
+          codeFirst: figure ? Boolean(figure.compareDocumentPosition(document.querySelector('nav.actions')) & Node.DOCUMENT_POSITION_FOLLOWING) : false,
         };""")
+    # On a computer the code is the way to the app: it comes before the buttons, and there is no
+    # custom-scheme button (it would do nothing there).
+    if state["open"] is not None:
+        failures.append("%s: a computer got an open-in-app button: %r" % (name, state["open"]))
+    if not state["codeFirst"]:
+        failures.append("%s: the QR code does not come before the buttons" % name)
     if state["scripts"] != ["/static/linkhost.js"]:
         failures.append("%s: unexpected scripts %r" % (name, state["scripts"]))
     if state["svgs"] != 1 or state["svgsInFigure"] != 1:

@@ -48,6 +48,29 @@ struct StreamedBodyTests {
         return true
     }
 
+    /// HEAD on a streamed response: no body, the stream closed unread, and the exchange observed
+    /// like any other (it once returned before the exchange was marked answered, and was lost).
+    @Test func aHeadRequestForAStreamIsObservedAndItsStreamFinished() throws {
+        let probe = Probe()
+        let observed = Mutex<[HTTPExchange]>([])
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(connectionLimit: 8, threadPerConnection: true),
+            responder: ClosureResponder { _ in
+                HTTPResponse(
+                    status: 200, stream: HTTPBodyStream(next: { [UInt8](repeating: 1, count: 10) }, finish: { probe.finished.add(1, ordering: .relaxed) }))
+            },
+            completionObserver: { exchange, _ in observed.withLock { $0.append(exchange) } })
+        try server.start()
+        defer { server.stop() }
+        let response = try RawHTTPClient(port: server.port).request("HEAD", "/", headers: [("Connection", "close")])
+        #expect(response.status == 200)
+        #expect(response.body.isEmpty)
+        #expect(Self.waitFor { observed.withLock { $0.count } == 1 }, "the HEAD exchange was never observed")
+        #expect(observed.withLock { $0.first?.request.method } == "HEAD")
+        #expect(observed.withLock { $0.first?.bodySize } == 0)
+        #expect(probe.finished.load(ordering: .relaxed) == 1)
+    }
+
     @Test func everyPieceArrivesChunkedAndTheStreamIsFinished() throws {
         let probe = Probe()
         let server = try Self.server(pieces: 40, probe: probe)

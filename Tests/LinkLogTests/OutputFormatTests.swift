@@ -85,7 +85,8 @@ struct OutputFormatTests {
         let rows = try fixture.reader().rows()
         let text = OutputFormat.table.render(ResultTable(hits: rows, columns: HitColumn.tableDefault), width: width)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-        #expect(lines.count == 4)
+        // At 40 columns the nine headers cannot stay whole: one record per row (NarrowTableTests).
+        #expect(lines.count == (width == 40 ? 2 * HitColumn.tableDefault.count + 1 : 4))
         for line in lines { #expect(line.count <= width, "\(line)") }
         #expect(text.contains("…"))
         #expect(!lines.contains { $0.hasSuffix(" ") })

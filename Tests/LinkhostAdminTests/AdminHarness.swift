@@ -17,6 +17,21 @@ final class AdminHarness {
 
     init(settings: [String: JSONValue] = [:]) throws {
         folder = try TemporaryDirectory("linkhost-admin")
+        let configuration = try Self.configuration(in: folder, settings: settings)
+        let metrics = PrometheusMetrics()
+        server = try LinkhostServer(configuration: configuration, metricsFactory: metrics.factory)
+        try server.start()
+        do {
+            admin = try AdminServer(server: server, token: try requireToken(Self.token), metrics: metrics)
+            try admin.start()
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    /// The shipped config on loopback and ephemeral ports, its hit log in `folder`, with `settings`.
+    static func configuration(in folder: TemporaryDirectory, settings: [String: JSONValue] = [:]) throws -> LinkhostConfiguration {
         var document = try JSONParser().parse(Array(try Data(contentsOf: URL(fileURLWithPath: ProjectPaths.shippedConfig))))
         var replaced: [String: JSONValue] = ["server.limits.threads": 2, "log.enabled": .bool(true)]
         replaced.merge(settings) { _, given in given }
@@ -26,17 +41,7 @@ final class AdminHarness {
         overrides.port = .init(0, from: "the test")
         overrides.adminPort = .init(0, from: "the test")
         overrides.databasePath = .init(folder.path + "/log.sqlite", from: "the test")
-        let configuration = try ConfigurationLoader.parse(
-            document.serialized(), source: ProjectPaths.shippedConfig, baseDirectory: ProjectPaths.root, overrides: overrides)
-        server = try LinkhostServer(configuration: configuration)
-        try server.start()
-        do {
-            admin = try AdminServer(server: server, token: try requireToken(Self.token))
-            try admin.start()
-        } catch {
-            server.stop()
-            throw error
-        }
+        return try ConfigurationLoader.parse(document.serialized(), source: ProjectPaths.shippedConfig, baseDirectory: ProjectPaths.root, overrides: overrides)
     }
 
     func stop() {

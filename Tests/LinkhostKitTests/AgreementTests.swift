@@ -25,6 +25,24 @@ struct AgreementTests {
         #expect(explanation.appIDs == site.app.appIDs)
     }
 
+    /// linkhost's checker has nothing to say about the files linkhost generates, with the legacy
+    /// form for iOS 12 on (the default) or off — but the seeds' placeholder team ID (AASA011),
+    /// which the README's first steps tell a user to replace.
+    @Test(arguments: [true, false])
+    func theGeneratedFilesPassTheirOwnChecker(legacyPaths: Bool) throws {
+        for file in [ProjectPaths.shippedConfig, ProjectPaths.root + "/Tests/Fixtures/textbook.json"] {
+            let configuration = try shippedConfiguration(from: file) { document in
+                let sites = (document["sites"]?.arrayElements ?? []).map { $0.setting("aasa.legacyPaths", to: .bool(legacyPaths)) }
+                return document.setting("sites", to: .array(sites)).setting("server.publicDirectory", to: .string(ProjectPaths.root + "/Public"))
+            }
+            for site in configuration.sites {
+                let findings = LinkhostCheck.check(aasaBytes: site.aasa.bytes).filter { $0.code != "AASA011" }
+                #expect(findings.isEmpty, "\(site.id): \(findings.map(\.description))")
+                #expect(String(decoding: site.aasa.bytes, as: UTF8.self).contains("\"paths\"") == legacyPaths, "\(site.id)")
+            }
+        }
+    }
+
     /// Random links over each site's paths and parameter names (valid, invalid, encoded, repeated,
     /// empty values): whenever a rule's component matches on the device, the page is that rule's
     /// (its page, or its broken-link page for a bad value); whenever nothing matches, the page is a

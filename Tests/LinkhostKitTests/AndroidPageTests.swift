@@ -130,13 +130,23 @@ struct AndroidPageTests {
     func aComputerGetsTheStandardPageAndAQRCodeOfTheLink(userAgent: String) throws {
         let response = try get("/addfriend?code=ABC123", userAgent: userAgent, language: "en")
         let page = HTMLProbe(response.text)
-        #expect(page.attribute("href", ofElementWithID: "open-app") == "rowhni://addfriend?code=ABC123")
+        // No custom-scheme button: a computer has no app to open. The code comes first, and the
+        // hint says to scan it rather than to come back after installing.
+        #expect(page.openingTag(id: "open-app") == nil)
+        #expect(!response.text.contains("rowhni://"))
         #expect(page.attribute("href", ofElementWithID: "get-app") == "https://apps.apple.com/de/search?term=Rowhni")
         #expect(page.openingTag(id: "qr-code") != nil)
+        let code = try #require(response.text.range(of: "id=\"qr-code\""))
+        let actions = try #require(response.text.range(of: "<nav class=\"actions\">"))
+        #expect(code.lowerBound < actions.lowerBound)
+        #expect(response.text.contains("scan the code with your phone&#39;s camera") || response.text.contains("scan the code with your phone's camera"))
+        #expect(!response.text.contains("then open this link again"))
         #expect(response.text.components(separatedBy: "<svg xmlns=\"http://www.w3.org/2000/svg\"").count == 2)
         #expect(response.text.contains("<figcaption>Scan the code with your phone to open this link in Rowhni there.</figcaption>"))
         let german = try get("/addfriend?code=ABC123", userAgent: userAgent, language: "de")
         #expect(german.text.contains("<figcaption>Scanne den Code mit deinem Handy, um diesen Link dort in Rowhni zu öffnen.</figcaption>"))
+        #expect(german.text.contains("Scanne den Code mit der Kamera deines Handys"))
+        #expect(!german.text.contains("öffne diesen Link danach erneut"))
         #expect(response.header("Content-Security-Policy") == Self.strictPolicy)
     }
 
@@ -144,6 +154,7 @@ struct AndroidPageTests {
         let response = try get("/addfriend", userAgent: UserAgents.desktopChrome)
         #expect(response.status == 400)
         #expect(!response.text.contains("<svg"))
+        #expect(HTMLProbe(response.text).openingTag(id: "open-app") == nil, "no custom-scheme button on a computer")
     }
 
     /// Nothing from the request reaches the SVG: a hostile campaign value is percent-encoded into

@@ -1,4 +1,5 @@
 import Foundation
+import LinkRules
 import LinkhostKit
 import TestSupport
 import Testing
@@ -30,19 +31,23 @@ struct BadLinkTests {
             english: "This invite link is incomplete: it has no code.", german: "Dieser Einladungslink ist unvollständig: „Code“ fehlt."),
         BrokenLink(
             host: "rowhni.com", target: "/joingroup?code=A", rule: "joingroup",
-            english: "This group link is broken: the code must be 4 to 32 letters and digits.",
-            german: "Dieser Gruppen-Link ist ungültig: „Code“ muss 4 bis 32 Buchstaben und Ziffern sein."),
+            english: "This group link is broken: the code must be 4 to 32 letters (A–Z, a–z), digits, “-” or “_”.",
+            german: "Dieser Gruppen-Link ist ungültig: „Code“ muss 4 bis 32 Buchstaben (A–Z, a–z), Ziffern, „-“ oder „_“ sein."),
+        BrokenLink(
+            host: "rowhni.com", target: "/joingroup?code=AB.C", rule: "joingroup",
+            english: "This group link is broken: the code must be 4 to 32 letters (A–Z, a–z), digits, “-” or “_”.",
+            german: "Dieser Gruppen-Link ist ungültig: „Code“ muss 4 bis 32 Buchstaben (A–Z, a–z), Ziffern, „-“ oder „_“ sein."),
         BrokenLink(
             host: "rowhni.com", target: "/addfriend?code=ABC123&code=XYZ789", rule: "addfriend",
             english: "This invite link is broken: it has more than one code.", german: "Dieser Einladungslink ist ungültig: „Code“ kommt mehrfach vor."),
         BrokenLink(
             host: ProductTables.awful, target: "/showthread.php?threadid=abc", rule: "thread",
-            english: "This thread link is broken: the thread id must be a number (digits only).",
-            german: "Dieser Thread-Link ist ungültig: „Thread-ID“ muss eine Zahl (nur Ziffern) sein."),
+            english: "This thread link is broken: the thread id must be a number (1 to 18 digits).",
+            german: "Dieser Thread-Link ist ungültig: „Thread-ID“ muss eine Zahl (1 bis 18 Ziffern) sein."),
         BrokenLink(
             host: ProductTables.awful, target: "/showthread.php?threadid=456&pagenumber=0", rule: "threadPage",
-            english: "This thread link is broken: the page number must be a page number (1 or more), “last” or “unread”.",
-            german: "Dieser Thread-Link ist ungültig: „Seitenzahl“ muss eine Seitenzahl (ab 1), „last“ oder „unread“ sein."),
+            english: "This thread link is broken: the page number must be a page number (1 to 99999), “last” or “unread”.",
+            german: "Dieser Thread-Link ist ungültig: „Seitenzahl“ muss eine Seitenzahl (1 bis 99999), „last“ oder „unread“ sein."),
         BrokenLink(
             host: ProductTables.awful, target: "/showthread.php", rule: "thread",
             english: "This thread link is incomplete: it has no thread id.", german: "Dieser Thread-Link ist unvollständig: „Thread-ID“ fehlt."),
@@ -54,8 +59,8 @@ struct BadLinkTests {
             english: "This profile link is broken: action must be “getinfo”.", german: "Dieser Profillink ist ungültig: action muss „getinfo“ sein."),
         BrokenLink(
             host: ProductTables.awful, target: "/forumdisplay.php?forumid=12345678901234567890", rule: "forum",
-            english: "This forum link is broken: the forum id must be a number (digits only).",
-            german: "Dieser Forenlink ist ungültig: „Forum-ID“ muss eine Zahl (nur Ziffern) sein."),
+            english: "This forum link is broken: the forum id must be a number (1 to 18 digits).",
+            german: "Dieser Forenlink ist ungültig: „Forum-ID“ muss eine Zahl (1 bis 18 Ziffern) sein."),
     ]
 
     @Test(arguments: broken, ["en", "de"])
@@ -91,8 +96,13 @@ struct BadLinkTests {
         #expect(response.text.contains("This address does not lead to anything in \(app)."))
         #expect(page.attribute("href", ofElementWithID: "get-app")?.hasPrefix("https://apps.apple.com/") == true)
         #expect(page.attribute("href", ofElementWithID: "open-app") == "\(app.lowercased())://")
+        // The store's "then open this link again" is wrong here: this link leads nowhere.
+        #expect(!response.text.contains("open this link again"))
+        #expect(response.text.contains("Check the link you were sent"))
         let german = try shared.get("/no/such/page", host: host, language: "de-AT,de;q=0.9")
         #expect(HTMLProbe(german.text).text(ofFirst: "h1") == "Seite nicht gefunden")
+        #expect(german.text.contains("Prüfe den Link, den du bekommen hast"))
+        #expect(!german.text.contains("danach erneut"))
     }
 
     @Test func rowhniSpeaksGermanByDefaultAndTheForumsEnglish() throws {
@@ -102,5 +112,33 @@ struct BadLinkTests {
             try shared.get("/addfriend?code=TEST123", host: "rowhni.com", language: "fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7").header("Content-Language") == "en")
         #expect(try shared.get("/addfriend?code=TEST123", host: "rowhni.com", language: "en;q=0, *;q=0.5").header("Content-Language") == "de")
         #expect(try shared.get("/banlist.php", host: ProductTables.awful, language: "de;q=0.4, en;q=0.3").header("Content-Language") == "de")
+    }
+}
+
+/// Each parameter type's rule is stated once (`ParameterType.requirement`): the English page says
+/// exactly it, the German page the same limits, and routing enforces exactly it.
+@Suite("One statement of each parameter type's rule")
+struct ParameterRuleWordingTests {
+    static func locale(_ language: String) throws -> [String: String] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: ProjectPaths.root + "/Public/locales/\(language).json"))
+        return try #require(JSONSerialization.jsonObject(with: data) as? [String: String])
+    }
+
+    @Test(arguments: ParameterType.allCases)
+    func thePagesSayWhatTheTypeEnforces(type: ParameterType) throws {
+        #expect(try Self.locale("en")["type_\(type.rawValue)"] == type.requirement)
+        let german = try #require(try Self.locale("de")["type_\(type.rawValue)"])
+        // The German text carries the same numbers and the same quoted characters.
+        let figures = { (text: String) in text.split { !$0.isNumber }.map(String.init) }
+        #expect(figures(german) == figures(type.requirement), "\(german)")
+        let quoted = { (text: String) in text.filter { "-_.~".contains($0) } }
+        #expect(quoted(german) == quoted(type.requirement), "\(german)")
+    }
+
+    @Test func inviteCodesAcceptExactlyWhatTheRuleSays() {
+        for code in ["ABCD", "ab-c_D9", "TEST123", String(repeating: "x", count: 32)] { #expect(ParameterType.inviteCode.accepts(code), "\(code)") }
+        for code in ["ABC", "AB.C", "AB C", "ÄBCD", String(repeating: "x", count: 33), "AB%2FC"] {
+            #expect(!ParameterType.inviteCode.accepts(code), "\(code)")
+        }
     }
 }

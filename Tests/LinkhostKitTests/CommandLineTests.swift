@@ -221,10 +221,31 @@ struct RoutesAndLinkCommandTests {
         #expect(exact.output.hasPrefix("https://example.com/x/5\n"))
     }
 
+    /// A CDN that cannot be reached is named, so a typo in --cdn-base and being offline are told apart.
+    @Test func anUnresolvableCDNIsNamed() throws {
+        let result = try ChildProcess.run(
+            ProjectPaths.linkhostBinary,
+            ["cdn-check", "--cdn-base", "http://nonexistent.invalid", "--host", "rowhni.com", "--timeout", "5", "--config", ProjectPaths.shippedConfig])
+        #expect(result.status == 2)
+        #expect(result.output.contains("cannot resolve the CDN's host name nonexistent.invalid"), "\(result.output)")
+    }
+
+    /// Run from a folder without a config, every command says which file it tried, in the same words.
+    @Test func aMissingConfigIsNamedByItsFullPathTheSameWayEverywhere() throws {
+        let folder = try TemporaryDirectory()
+        let expected = "cannot open the config file \(folder.path)/config.json: no such file"
+        for arguments in [["link", "addfriend", "code=ABC123", "--qr", "png"], ["check"], ["routes"]] {
+            let result = try ChildProcess.run(ProjectPaths.linkhostBinary, arguments, currentDirectory: folder.path)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.error.contains(expected), "\(arguments): \(result.error)")
+            #expect(result.error.contains("pass --config PATH"), "\(arguments): \(result.error)")
+        }
+    }
+
     @Test(arguments: [
         (["nope"], "no rule named \"nope\""),
         (["addfriend"], "code is required"),
-        (["addfriend", "code=x"], "code is not a valid inviteCode"),
+        (["addfriend", "code=x"], "code must be 4 to 32 letters (A–Z, a–z), digits, “-” or “_”"),
         (["addfriend", "code"], "\"code\" is not name=value"),
         (["addfriend", "code=TEST123", "colour=red"], "the rule has no parameter colour"),
         (["addfriend", "code=TEST123", "--host", "example.org"], "no site serves it"),
@@ -295,7 +316,7 @@ struct MatchAndCheckCommandTests {
         (["match", "https://xn--zz.example/", "--aasa", "Tests/Fixtures/seed000-aasa.json"], #"has an invalid host: the label "xn--zz""#),
         (["check", "--aasa", "/nonexistent.json"], "--aasa /nonexistent.json: no such file"),
         (["check", "--aasa", "Sources"], "--aasa Sources: is a folder, not a file"),
-        (["check", "--config", "Sources"], "--config Sources: is a folder, not a file"),
+        (["check", "--config", "Sources"], "/Sources: it is a folder, not a file"),
     ])
     func unusableInputExitsWith2AndSaysWhy(arguments: [String], message: String) throws {
         var all = arguments

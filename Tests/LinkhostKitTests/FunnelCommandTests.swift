@@ -85,6 +85,16 @@ struct FunnelCommandTests {
         #expect(table.status == 0, "\(table.error)")
         #expect(table.output.contains("50.0%"), "\(table.output)")
         #expect(table.output.split(separator: "\n").first?.hasPrefix("utm_campaign  views  open_clicks") == true, "\(table.output)")
+
+        // A 60-column terminal cannot hold the funnel's eleven columns readably: one record per group.
+        environment["COLUMNS"] = "60"
+        let narrow = try ChildProcess.run(
+            ProjectPaths.linkhostBinary, ["stats", "--funnel", "--by", "utm_campaign", "--db", database], environment: environment)
+        #expect(narrow.status == 0, "\(narrow.error)")
+        let lines = narrow.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.allSatisfy { $0.count <= 60 }, "\(narrow.output)")
+        #expect(lines.first?.hasPrefix("utm_campaign") == true && lines.contains { $0.hasPrefix("opens_after_view_rate") }, "\(narrow.output)")
+        #expect(!narrow.output.contains("…"), "\(narrow.output)")
     }
 
     @Test(arguments: [

@@ -245,6 +245,9 @@ struct LogCommandTests {
         (["log", "--since", "soon"], "24h"),
         (["log", "--client", "robot"], "aasa-bot"),
         (["log", "--limit", "0"], "1 or more"),
+        (["log", "--limit", "-3"], "--limit -3 must be 1 or more"),
+        (["log", "--since", "7d", "--until", "8d"], "--since 7d is not before --until 8d"),
+        (["stats", "--since", "2026-11-02", "--until", "2026-11-01"], "the later time goes in --until"),
     ])
     func badFlagValuesNameTheAllowedValues(arguments: [String], allowed: String) throws {
         let result = try ChildProcess.run(ProjectPaths.linkhostBinary, arguments + ["--db", "/nonexistent.sqlite"])

@@ -35,7 +35,7 @@ struct PageCacheTests {
         let page = try PreparedResponse(status: 200, body: Array(repeating: 65, count: 100))
         for index in 0..<100 {
             cache.store(
-                .init(response: page, annotation: HitAnnotation(kind: .fallback)), for: .init(site: "s", host: "h", language: "en", target: "/\(index)"))
+                .init(response: page, kind: .fallback), for: .init(site: "s", host: "h", language: "en", target: "/\(index)"))
         }
         #expect(cache.count <= 10)
         // The newest are kept; an old one is gone.
@@ -44,11 +44,11 @@ struct PageCacheTests {
         let big = try PreparedResponse(status: 200, body: Array(repeating: 66, count: 400_000))
         let small = RenderedPageCache(capacity: 1000, byteLimit: 1_000_000)
         for index in 0..<10 {
-            small.store(.init(response: big, annotation: HitAnnotation(kind: .fallback)), for: .init(site: "s", host: "h", language: "en", target: "/\(index)"))
+            small.store(.init(response: big, kind: .fallback), for: .init(site: "s", host: "h", language: "en", target: "/\(index)"))
         }
         #expect(small.count <= 4, "at most the byte limit's worth of bodies is held")
         let long = "/" + String(repeating: "x", count: RenderedPageCache.maximumTargetLength)
-        small.store(.init(response: page, annotation: HitAnnotation(kind: .fallback)), for: .init(site: "s", host: "h", language: "en", target: long))
+        small.store(.init(response: page, kind: .fallback), for: .init(site: "s", host: "h", language: "en", target: long))
         #expect(small.entry(for: .init(site: "s", host: "h", language: "en", target: long)) == nil)
     }
 }

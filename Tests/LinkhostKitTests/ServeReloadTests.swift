@@ -280,10 +280,33 @@ struct ServeReloadTests {
         try await Task.sleep(for: .milliseconds(100))
         #expect(other.isRunning, "sleep was not sent SIGHUP")
 
+        // No pid file configured and no server running with this config: said, with the file.
         let config = try folder.write("config.json", #"{"sites": []}"#)
         let unset = try await Self.reload(["--config", config])
-        #expect(unset.status == 2)
-        #expect(unset.error.contains("sets no server.pidFile; give the pid file with --pid-file"))
+        #expect(unset.status == 1)
+        #expect(unset.error.contains("no running linkhost serve uses the config \(config)"), "\(unset.error)")
+    }
+
+    /// A config that sets no pid file (the shipped one sets none): `reload` finds the one `serve`
+    /// whose config is that file, by the file, from any folder and however the path was written.
+    @Test func reloadFindsTheServerOfAConfigWithoutAPidFile() async throws {
+        let folder = try TemporaryDirectory()
+        var config = try EditableConfig(in: folder)
+        config.set("server.listen", to: .object([JSONMember("address", "127.0.0.1"), JSONMember("port", 0)]))
+        config.set("server.limits.threads", to: 2)
+        config.set("log.database", to: "log.sqlite")
+        try config.write()
+        let served = try await Served.start(folder: folder, config: config)
+        #expect(!FileManager.default.fileExists(atPath: served.pidFile))
+        let other = try TemporaryDirectory()
+        let roundabout = folder.path + "/../" + URL(fileURLWithPath: folder.path).lastPathComponent + "/config.json"
+        let result = try await OwnThread.run {
+            try ChildProcess.run(ProjectPaths.linkhostBinary, ["reload", "--config", roundabout], currentDirectory: other.path)
+        }
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("sent SIGHUP to linkhost (pid \(served.child.processIdentifier))"), "\(result.output)")
+        #expect(try await served.waitForLog("reloaded"))
+        #expect(await served.stop() == 0)
     }
 
     @Test func aSecondServerDoesNotTakeARunningOnesPidFileButTakesOverAStaleOne() async throws {

@@ -7,7 +7,7 @@ public struct AASADetailsEntry: Sendable, Hashable {
     public let jsonPath: JSONPath
     /// Every app the entry names, `appID` first and then `appIDs`, without repeats.
     ///
-    /// Decision (§6.9): when both keys are present the entry applies to the union of both; the
+    /// Decision: when both keys are present the entry applies to the union of both; the
     /// validator warns (AASA012) because Apple does not say which one wins.
     public let appIDs: [String]
     /// Where each of ``appIDs`` is written (same order); the entry's own path for a dictionary key.
@@ -20,10 +20,15 @@ public struct AASADetailsEntry: Sendable, Hashable {
     public let defaults: AASAComponent?
     /// Whether the entry wrote both `appID` and `appIDs`.
     public let hasBothAppIDKeys: Bool
+    /// Whether the entry is one entry for iOS 12 and for iOS 13+ at once: `appID` with legacy
+    /// `paths` (all iOS 12 reads), and `appIDs` listing that app too with `components` (iOS 13+
+    /// ignores `paths` beside `components`). Apple describes this at WWDC19 ("What's New in Universal
+    /// Links"); it is what linkhost's `aasa.legacyPaths` generates. Neither AASA012 nor AASA015 applies.
+    public let isDualForm: Bool
 
     public init(
         index: Int, jsonPath: JSONPath = .root, appIDs: [String], appIDPaths: [JSONPath]? = nil, components: [AASAComponent]? = nil,
-        paths: [AASALegacyPath]? = nil, defaults: AASAComponent? = nil, hasBothAppIDKeys: Bool = false
+        paths: [AASALegacyPath]? = nil, defaults: AASAComponent? = nil, hasBothAppIDKeys: Bool = false, isDualForm: Bool = false
     ) {
         self.index = index
         self.jsonPath = jsonPath
@@ -33,11 +38,12 @@ public struct AASADetailsEntry: Sendable, Hashable {
         self.paths = paths
         self.defaults = defaults
         self.hasBothAppIDKeys = hasBothAppIDKeys
+        self.isDualForm = isDualForm
     }
 
     /// Which rules iOS 13+ reads: `components` whenever the key is present, else `paths`.
     ///
-    /// Decision (§3 version map): an entry with both uses only `components`, as Apple stated at
+    /// Decision: an entry with both uses only `components`, as Apple stated at
     /// WWDC19 ("will ignore it if the components key is present"); an entry with neither matches nothing.
     public var activeRules: AASARuleKind? {
         if components != nil { return .component }

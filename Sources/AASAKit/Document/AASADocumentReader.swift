@@ -197,9 +197,15 @@ struct AASADocumentReader {
                     "this entry has neither \"components\" nor \"paths\", so it matches no URL",
                     fix: "add \"components\": [{ \"/\": \"/path/*\" }] or remove the entry"))
         }
+        // The form for iOS 12 and 13+ at once: `appID` and `paths` for iOS 12, which reads nothing
+        // else; `appIDs` (naming that app too) and `components` for iOS 13+, which ignores `paths`
+        // beside `components`.
+        let legacyApp = fields["appID"]?.stringValue
+        let isDualForm =
+            components != nil && paths != nil && legacyApp.map { app in fields["appIDs"]?.arrayElements?.contains(.string(app)) ?? false } ?? false
         return AASADetailsEntry(
             index: index, jsonPath: path, appIDs: unique, appIDPaths: uniquePaths, components: components, paths: paths,
-            defaults: defaults, hasBothAppIDKeys: fields["appID"] != nil && fields["appIDs"] != nil)
+            defaults: defaults, hasBothAppIDKeys: fields["appID"] != nil && fields["appIDs"] != nil, isDualForm: isDualForm)
     }
 
     // MARK: components and defaults

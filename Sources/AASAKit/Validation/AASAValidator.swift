@@ -126,19 +126,23 @@ public struct AASAValidator: Sendable {
     private func entryFindings(_ entry: AASADetailsEntry, appLinks: AASAAppLinks) -> [AASAFinding] {
         var findings: [AASAFinding] = []
         for (appID, path) in zip(entry.appIDs, entry.appIDPaths) { findings += Self.appIDFindings(appID, at: path) }
-        if entry.hasBothAppIDKeys {
+        if entry.hasBothAppIDKeys, !entry.isDualForm {
             findings.append(
                 AASAFinding(
                     .appIDAndAppIDs, at: entry.jsonPath,
-                    "the entry has both \"appID\" and \"appIDs\"; Apple does not say which wins, and linkhost uses both",
-                    fix: "move the \"appID\" value into \"appIDs\" and remove \"appID\""))
+                    "the entry has both \"appID\" and \"appIDs\" but is not the one-entry form for iOS 12 and 13+ (\"appID\" with \"paths\", \"appIDs\" naming that app too with \"components\"); Apple does not say which key wins, and linkhost uses both",
+                    fix:
+                        "use \"appIDs\" alone, or complete the form for iOS 12: list the \"appID\" app in \"appIDs\" and give both \"paths\" and \"components\""
+                ))
         }
-        if entry.components != nil, entry.paths != nil {
+        if entry.components != nil, entry.paths != nil, !entry.isDualForm {
             findings.append(
                 AASAFinding(
                     .pathsBesideComponents, at: entry.jsonPath.appending("paths"),
-                    "the entry has both \"components\" and legacy \"paths\"; iOS 13 and later ignore \"paths\" when \"components\" is present",
-                    fix: "express every path as a component, or move the paths to a separate entry for iOS 12 and earlier"))
+                    "the entry has both \"components\" and legacy \"paths\" without an \"appID\" that \"appIDs\" lists: iOS 13 and later ignore \"paths\" beside \"components\", and iOS 12 reads only entries with \"appID\", so no device reads these paths",
+                    fix:
+                        "remove \"paths\", or add \"appID\" (one of the \"appIDs\") to serve iOS 12 from this entry; keep the paths in this entry — in an entry of their own iOS 13 and later would read them too"
+                ))
         }
         let variables = appLinks.substitutionVariables
         let domainDefaults = appLinks.defaults

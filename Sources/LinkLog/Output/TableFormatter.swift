@@ -7,9 +7,14 @@
 /// Two spaces between columns, numbers right-aligned, no trailing spaces, a newline after each line.
 /// When the table is wider than `width`, columns are narrowed in the order of their `giveWay`
 /// (free text such as user agents first, short identifying fields such as kinds late), the widest
-/// first within a class, down to their header's width; cells are cut with `…`. Headers are cut, and
-/// numbers and timestamps narrowed, only when nothing else is left to narrow; every line fits unless
-/// `width` is below one character per column plus the gaps.
+/// first within a class, down to their header's width; cells are cut with `…`.
+///
+/// When even that does not fit with every header keeping `readableHeader` characters (`opens…`),
+/// a table would be unreadable (`ut… vi… op…`), so the rows are printed as records instead, one
+/// field a line (as `psql`'s expanded display does), with a blank line between rows:
+///
+///     utm_campaign  launch
+///     views         120
 /// Control characters in cells (a hostile user agent could carry terminal escapes) print as `�`.
 /// Widths count characters, so wide East Asian characters may overhang.
 public struct TableFormatter: Sendable {
@@ -17,6 +22,9 @@ public struct TableFormatter: Sendable {
     public static let defaultWidth = 120
     /// No column gets narrower than this (unless its content is).
     static let minimumColumnWidth = 3
+    /// The fewest characters of a header (its end cut with `…`) a table may show; narrower than
+    /// that, rows are printed as records.
+    static let readableHeader = 6
 
     /// The widest a line may be; `nil` means never truncate.
     public var width: Int?
@@ -36,6 +44,9 @@ public struct TableFormatter: Sendable {
         for row in cells {
             for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
         }
+        if let width, !cells.isEmpty, !Self.fitsReadably(widths, headers: headers, width: width) {
+            return records(headers: headers, cells: cells, width: width)
+        }
         if let width { narrow(&widths, toFit: width, headers: headers, giveWay: table.columns.map(\.giveWay)) }
 
         var lines: [String] = []
@@ -47,6 +58,32 @@ public struct TableFormatter: Sendable {
         return lines.map { $0 + "\n" }.joined()
     }
 
+    /// Whether the columns fit in `width` with every header keeping `readableHeader` characters (or
+    /// all of a shorter one; a column narrower than that in all its cells keeps its width).
+    private static func fitsReadably(_ widths: [Int], headers: [String], width: Int) -> Bool {
+        let floors = widths.indices.map { min(widths[$0], max(min(headers[$0].count, readableHeader), minimumColumnWidth)) }
+        return floors.reduce(2 * (widths.count - 1), +) <= width
+    }
+
+    /// The rows as records: each field on a line of its own, its name padded to the longest, its
+    /// value cut to the width; a blank line between records.
+    private func records(headers: [String], cells: [[String]], width: Int) -> String {
+        let nameWidth = min(headers.map(\.count).max() ?? 0, max(width / 2, 1))
+        let valueWidth = max(width - nameWidth - 2, 1)
+        var blocks: [String] = []
+        for row in cells {
+            var lines: [String] = []
+            for (column, cell) in row.enumerated() {
+                let name = Self.truncated(headers[column], to: nameWidth)
+                var line = name + String(repeating: " ", count: nameWidth - name.count) + "  " + Self.truncated(cell, to: valueWidth)
+                while line.last == " " { line.removeLast() }
+                lines.append(line + "\n")
+            }
+            blocks.append(lines.joined())
+        }
+        return blocks.joined(separator: "\n")
+    }
+
     /// Shrinks columns one character at a time until the line fits, in ever more drastic steps: each
     /// give-way class in turn (widest column first) down to its header; then those same columns to
     /// `minimumColumnWidth`; then every column to that; then every column to a single character.
@@ -56,6 +93,9 @@ public struct TableFormatter: Sendable {
         for level in ResultTable.GiveWay.allCases where level != .never {
             steps.append(({ giveWay[$0] <= level }, { max(headers[$0].count, Self.minimumColumnWidth) }))
         }
+        // Then headers are cut, to `readableHeader` characters (which `format` made sure is enough).
+        steps.append(({ giveWay[$0] != .never }, { max(min(headers[$0].count, Self.readableHeader), Self.minimumColumnWidth) }))
+        steps.append(({ _ in true }, { max(min(headers[$0].count, Self.readableHeader), Self.minimumColumnWidth) }))
         steps.append(({ giveWay[$0] != .never }, { _ in Self.minimumColumnWidth }))
         steps.append(({ _ in true }, { _ in Self.minimumColumnWidth }))
         steps.append(({ _ in true }, { _ in 1 }))

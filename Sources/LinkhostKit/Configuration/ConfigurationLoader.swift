@@ -15,6 +15,12 @@ public enum ConfigurationLoader {
         return try parse(bytes, source: path, baseDirectory: directory, overrides: overrides)
     }
 
+    /// Throws the problem `load(path:)` would report when the file at `path` cannot be read at all
+    /// (missing, a folder, unreadable), so a command can tell that apart from a config with problems.
+    public static func checkReadable(path: String) throws(ConfigurationError) {
+        _ = try ConfigurationFile.bytes(at: path)
+    }
+
     /// Only `server.pidFile` of the config at `path` (absolute), `nil` when it sets none: what
     /// `linkhost reload` needs, read without the other checks, since a reload usually follows an
     /// edit that the server, not this command, is to judge.

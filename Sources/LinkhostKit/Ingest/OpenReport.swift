@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServing
 import LinkLog
 import OrderedJSON
 
@@ -25,7 +26,7 @@ struct OpenReport: Sendable, Equatable {
     static let allowedKeys = ["url", "openedAt", "source"]
 
     /// Reads and checks a body; the problem says which byte or field is wrong.
-    static func parse(_ body: [UInt8], now: Int64) -> Result<OpenReport, IngestProblem> {
+    static func parse(_ body: [UInt8], now: Int64) -> Result<OpenReport, HTTPProblem> {
         let value: (String) -> JSONValue?
         switch IngestBody.fields(body, allowedKeys: allowedKeys) {
         case .success(let fields): value = fields
@@ -66,7 +67,7 @@ struct OpenReport: Sendable, Equatable {
 enum IngestBody {
     /// The body's fields (the last occurrence of a repeated key, as most JSON readers do), after
     /// checking that it is an object with no field outside `allowedKeys`.
-    static func fields(_ body: [UInt8], allowedKeys: [String]) -> Result<(String) -> JSONValue?, IngestProblem> {
+    static func fields(_ body: [UInt8], allowedKeys: [String]) -> Result<(String) -> JSONValue?, HTTPProblem> {
         let value: JSONValue
         do {
             value = try JSONParser(duplicateKeys: .keepAll, maximumDepth: 8).parse(body)

@@ -1,3 +1,4 @@
+import HTTPServing
 import OrderedJSON
 
 /// The body of `POST /v1/events`, sent by linkhost.js with `navigator.sendBeacon`:
@@ -16,7 +17,7 @@ struct PageEventReport: Sendable, Equatable {
 
     static let allowedKeys = ["event", "path"]
 
-    static func parse(_ body: [UInt8]) -> Result<PageEventReport, IngestProblem> {
+    static func parse(_ body: [UInt8]) -> Result<PageEventReport, HTTPProblem> {
         let value: (String) -> JSONValue?
         switch IngestBody.fields(body, allowedKeys: allowedKeys) {
         case .success(let fields): value = fields

@@ -1,3 +1,4 @@
+import HTTPServing
 import LinkRules
 import PercentCoding
 
@@ -8,13 +9,22 @@ import PercentCoding
 struct ReportedLink: Sendable {
     /// The host of the web link (the site's primary host for a custom-scheme URL).
     let host: String
-    /// The web link's path and query as they are routed and logged.
+    /// The web link's path and query as they are routed and logged (the query split as sent).
     let rawPath: String
-    let rawQuery: String?
+    let query: [(name: String, value: String)]
     let match: LinkMatch
 
+    /// Writes the reported link into a request's facts: what the log stores instead of the API call.
+    func describe(in served: inout ServedRequest, kind: HitKind, occurredAt: Int64?) {
+        served.kind = kind
+        served.rule = match.rule
+        served.pathCaptures = match.captures
+        served.query = query
+        served.reported = ReportedTarget(host: host, rawPath: rawPath, occurredAt: occurredAt)
+    }
+
     /// Routes a full URL (`https://rowhni.com/addfriend?code=ABC123`) for `site`.
-    static func resolve(url: String, site: SiteConfiguration) -> Result<ReportedLink, IngestProblem> {
+    static func resolve(url: String, site: SiteConfiguration) -> Result<ReportedLink, HTTPProblem> {
         guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else {
             return .failure(.unprocessableLink("\"\(abbreviated(url))\" is not an absolute URL; send the full URL the app was opened with"))
         }
@@ -46,16 +56,17 @@ struct ReportedLink: Sendable {
     }
 
     /// Routes a page's own path and query (`/addfriend?code=ABC123`) reported from that page.
-    static func resolve(target: String, host: String, site: SiteConfiguration) -> Result<ReportedLink, IngestProblem> {
+    static func resolve(target: String, host: String, site: SiteConfiguration) -> Result<ReportedLink, HTTPProblem> {
         guard target.hasPrefix("/") else { return .failure(.unprocessableLink("\"path\" must start with \"/\": send location.pathname + location.search")) }
         let parts = HTTPRequestTargetParts(target)
         return route(host: host, rawPath: parts.rawPath, rawQuery: parts.rawQuery, site: site)
     }
 
-    private static func route(host: String, rawPath: String, rawQuery: String?, site: SiteConfiguration) -> Result<ReportedLink, IngestProblem> {
-        switch site.router.route(rawPath: rawPath, rawQuery: rawQuery) {
+    private static func route(host: String, rawPath: String, rawQuery: String?, site: SiteConfiguration) -> Result<ReportedLink, HTTPProblem> {
+        let query = LinkRouter.queryItems(rawQuery)
+        switch site.router.route(rawPath: rawPath, query: query) {
         case .page(let match):
-            return .success(ReportedLink(host: host, rawPath: rawPath, rawQuery: rawQuery, match: match))
+            return .success(ReportedLink(host: host, rawPath: rawPath, query: query, match: match))
         case .badLink(let rule, let problem, _):
             return .failure(.unprocessableLink("a broken link of rule \(rule.name): \(problem)"))
         case .noRule:
@@ -64,8 +75,8 @@ struct ReportedLink: Sendable {
     }
 
     /// The first rule whose app URL template reads `url` and whose equivalent web link is a page.
-    private static func resolveCustomScheme(_ url: String, site: SiteConfiguration) -> Result<ReportedLink, IngestProblem> {
-        var closest: IngestProblem?
+    private static func resolveCustomScheme(_ url: String, site: SiteConfiguration) -> Result<ReportedLink, HTTPProblem> {
+        var closest: HTTPProblem?
         for rule in site.router.rules {
             guard let reading = rule.appURL.read(url), let path = rule.path.expand(reading.values) else { continue }
             var query: [String] = []

@@ -1,4 +1,3 @@
-import HTTPServing
 import Synchronization
 
 /// Token buckets by key (a site and a client network), refilled continuously.
@@ -16,7 +15,7 @@ package final class TokenBucketLimiter: Sendable {
 
     private struct Bucket {
         var tokens: Double
-        var updatedAt: UInt64
+        var updatedAt: ContinuousClock.Instant
     }
 
     private let buckets = Mutex<[String: Bucket]>([:])
@@ -27,19 +26,19 @@ package final class TokenBucketLimiter: Sendable {
     }
 
     /// Takes a token from `key`'s bucket of `limit` if one is there.
-    func take(_ key: String, limit: IngestRateLimit, now: UInt64 = MonotonicClock.now()) -> Decision {
+    func take(_ key: String, limit: IngestRateLimit, now: ContinuousClock.Instant = .now) -> Decision {
         take(key, burst: limit.burst, perSecond: Double(limit.perSecond), now: now)
     }
 
     /// Takes a token from `key`'s bucket of `burst` tokens refilled at `perSecond` (which may be a
     /// fraction: one login attempt every twelve seconds is 1/12).
-    package func take(_ key: String, burst: Int, perSecond: Double, now: UInt64 = MonotonicClock.now()) -> Decision {
+    package func take(_ key: String, burst: Int, perSecond: Double, now: ContinuousClock.Instant = .now) -> Decision {
         let burst = Double(burst)
         let rate = perSecond / 1_000_000_000
         return buckets.withLock { table in
             var bucket = table[key] ?? Bucket(tokens: burst, updatedAt: now)
             if now > bucket.updatedAt {
-                bucket.tokens = min(burst, bucket.tokens + Double(now - bucket.updatedAt) * rate)
+                bucket.tokens = min(burst, bucket.tokens + Self.nanoseconds(from: bucket.updatedAt, to: now) * rate)
                 bucket.updatedAt = now
             }
             let decision: Decision
@@ -51,12 +50,17 @@ package final class TokenBucketLimiter: Sendable {
                 decision = .limited(retryAfterSeconds: max(1, Int(wait.rounded(.up))))
             }
             if table[key] == nil, table.count >= maximumKeys {
-                table = table.filter { _, old in old.tokens + Double(now &- old.updatedAt) * rate < burst }
+                table = table.filter { _, old in old.tokens + Self.nanoseconds(from: old.updatedAt, to: now) * rate < burst }
                 if table.count >= maximumKeys { table.removeAll(keepingCapacity: true) }
             }
             table[key] = bucket
             return decision
         }
+    }
+
+    private static func nanoseconds(from start: ContinuousClock.Instant, to end: ContinuousClock.Instant) -> Double {
+        let (seconds, attoseconds) = start.duration(to: end).components
+        return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
     }
 
     /// How many buckets are kept (for tests of the memory bound).

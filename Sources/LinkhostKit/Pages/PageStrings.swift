@@ -10,7 +10,7 @@ struct PageStrings: Sendable {
         [
             "open_in_app", "get_app", "get_app_hint", "get_app_hint_android", "scan_qr", "copy_link", "copied", "copy_hint", "code_label", "continue_on_web",
             "bad_link_title", "missing_parameter", "malformed_parameter", "repeated_parameter", "wrong_value",
-            "unexpected_parameter", "bad_link_hint", "not_found_title", "not_found_text", "default_noun", "footer",
+            "unexpected_parameter", "bad_link_hint", "not_found_title", "not_found_text", "not_found_hint", "desktop_hint", "default_noun", "footer",
         ] + ParameterType.allCases.map { "type_\($0.rawValue)" }
 
     private let table: [String: [String: String]]

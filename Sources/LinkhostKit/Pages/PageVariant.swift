@@ -12,8 +12,10 @@ enum PageVariant: Hashable, Sendable {
     /// (iPadOS Safari presents itself as a Mac and gets this too; the QR code does it no harm.)
     case desktop
 
-    static func choose(userAgent: String?, siteHasAndroidApp: Bool, classes: ClientClassCache) -> PageVariant {
-        switch classes.classify(userAgent) {
+    /// The variant for a visitor of `clientClass` (classified from `userAgent`, which in-app
+    /// browsers are read again for their platform).
+    static func choose(clientClass: ClientClass, userAgent: String?, siteHasAndroidApp: Bool) -> PageVariant {
+        switch clientClass {
         case .android:
             return siteHasAndroidApp ? .android : .standard
         case .desktop:

@@ -1,4 +1,5 @@
 import HTTPServing
+import LinkRules
 
 /// Pages already rendered, as prepared responses, keyed by everything a page depends on: the site,
 /// the host the links on it use, the language, the page variant (Android, desktop, standard) and
@@ -16,10 +17,12 @@ final class RenderedPageCache: Sendable {
         var variant: PageVariant = .standard
     }
 
-    /// What a cached page is: the response and the facts the hit log needs.
+    /// What a cached page is: the response and what routing found, which the hit log needs.
     struct Entry: Sendable {
         let response: PreparedResponse
-        let annotation: HitAnnotation
+        let kind: HitKind
+        var rule: LinkRule? = nil
+        var pathCaptures: [String: String] = [:]
     }
 
     private let entries: BoundedCache<Key, Entry>

@@ -6,11 +6,15 @@ import PercentCoding
 /// Renders a site's fallback pages: the page of a link rule (200), a broken link (400) and an
 /// unknown address (404), in the visitor's language and in the variant for the visitor's device
 /// (`PageVariant`): Android visitors get Google Play and an `intent://` link when the app has an
-/// Android block, computers get a QR code of the link beside the usual buttons.
+/// Android block, computers get a QR code of the link instead of the open button.
 ///
-/// Every value taken from the request reaches the page through the template's HTML escaping; values
-/// placed into URLs are also percent-encoded (parameters) or sanitised (raw path and query), and the
-/// URLs' schemes and hosts come from the config, never from the request.
+/// A page is its template rendered once per shape (`PageShape`: kind, host, language, device, rule,
+/// which optional parts) with markers for the values that vary from link to link, then filled in
+/// per request (`PageSkeleton`); a link seen before comes from the page cache whole.
+///
+/// Every value taken from the request reaches the page HTML-escaped (as the template's `{{…}}`
+/// would); values placed into URLs are also percent-encoded (parameters) or sanitised (raw path and
+/// query), and the URLs' schemes and hosts come from the config, never from the request.
 final class SitePages: Sendable {
     let site: SiteConfiguration
     private let strings: PageStrings
@@ -18,163 +22,203 @@ final class SitePages: Sendable {
     private let publicScheme: String
     private let commonHeaders: CommonHeaders
     private let cache = RenderedPageCache()
+    private let skeletons = PageSkeletons()
     /// `log.trackedParameters`: whether links in QR codes carry `from=qrcode`.
     private let trackedParameters: [String]
-    private let clientClasses: ClientClassCache
     private let qrCodes: QRCodeImages
+    /// The response headers of a page in each of the site's languages.
+    private let headers: [String: HTTPHeaders]
 
-    /// `clientClasses` and `qrCodes` may be shared by every site of a server (they are keyed by
-    /// User-Agent and by link, which do not depend on the site).
+    /// `qrCodes` may be shared by every site of a server (keyed by link, which does not depend on
+    /// the site).
     init(
         site: SiteConfiguration, publicDirectory: String, publicScheme: String, commonHeaders: CommonHeaders = .none,
-        trackedParameters: [String] = LogSettings().trackedParameters, clientClasses: ClientClassCache = ClientClassCache(),
-        qrCodes: QRCodeImages = QRCodeImages()
+        trackedParameters: [String] = LogSettings().trackedParameters, qrCodes: QRCodeImages = QRCodeImages()
     ) throws(PageSetupError) {
         self.site = site
         self.commonHeaders = commonHeaders
         self.publicScheme = publicScheme
         self.trackedParameters = trackedParameters
-        self.clientClasses = clientClasses
         self.qrCodes = qrCodes
         strings = try PageStrings.load(from: publicDirectory + "/locales", languages: site.languages)
         templates = try PageTemplates.load(folder: publicDirectory + "/templates", siteID: site.id)
+        var headers: [String: HTTPHeaders] = [:]
+        for language in site.languages {
+            var fields: HTTPHeaders = [
+                "Content-Type": "text/html; charset=utf-8",
+                "Content-Language": language,
+                // The page differs by device (store button, open link, QR code) as well as by language.
+                "Vary": "Accept-Language, User-Agent",
+                "Cache-Control": "no-cache",
+            ]
+            SecurityHeaders.apply(to: &fields)
+            commonHeaders.apply(to: &fields)
+            do {
+                try PreparedResponse.check(fields)
+            } catch {
+                throw PageSetupError("the pages' headers cannot be sent: \(error)")
+            }
+            headers[language] = fields
+        }
+        self.headers = headers
     }
 
     /// The page for a request: from the cache when this site, host, language, variant and target
-    /// were rendered before, else routed and rendered now (and kept).
-    func response(for request: HTTPRequest) -> AnnotatedResponse<HitAnnotation> {
+    /// were answered before, else routed and made now (and kept). `served` holds what is known of
+    /// the request so far; the page adds its client class, rule and (when it routes) the split query.
+    func response(for request: HTTPRequest, served: ServedRequest, classes: ClientClassCache) -> AnnotatedResponse<ServedRequest> {
+        var served = served
         let language = LanguageNegotiation.choose(request.headers["Accept-Language"], available: site.languages, defaultLanguage: site.defaultLanguage)
         let host = canonicalHost(for: request)
-        let variant = PageVariant.choose(userAgent: request.headers["User-Agent"], siteHasAndroidApp: site.app.android != nil, classes: clientClasses)
+        let userAgent = request.headers["User-Agent"]
+        let clientClass = classes.classify(userAgent)
+        served.clientClass = clientClass
+        let variant = PageVariant.choose(clientClass: clientClass, userAgent: userAgent, siteHasAndroidApp: site.app.android != nil)
         let key = RenderedPageCache.Key(site: site.id, host: host, language: language, target: request.target, variant: variant)
         if let cached = cache.entry(for: key) {
-            return AnnotatedResponse(HTTPResponse(cached.response), annotation: cached.annotation)
+            served.kind = cached.kind
+            served.rule = cached.rule
+            served.pathCaptures = cached.pathCaptures
+            return AnnotatedResponse(HTTPResponse(cached.response), annotation: served)
         }
-        let route = request.path.hasPrefix("/static/") ? .noRule : site.router.route(rawPath: request.rawPath, rawQuery: request.rawQuery)
-        let rendered = render(request, route: route, page: Page(language: language, host: host, variant: variant))
-        let page = rendered.response
-        guard let prepared = try? PreparedResponse(status: page.status, headers: page.headers, body: page.body) else { return rendered }
-        cache.store(RenderedPageCache.Entry(response: prepared, annotation: rendered.annotation), for: key)
-        return AnnotatedResponse(HTTPResponse(prepared), annotation: rendered.annotation)
+        let query = LinkRouter.queryItems(request.rawQuery)
+        served.query = query
+        let route = request.path.hasPrefix("/static/") ? .noRule : site.router.route(rawPath: request.rawPath, query: query)
+        let page = Page(language: language, host: host, variant: variant, query: query)
+        let status: Int
+        let shape: PageShape.Kind
+        var values = PageValues()
+        switch route {
+        case .page(let match):
+            status = 200
+            served.kind = .fallback
+            served.rule = match.rule
+            served.pathCaptures = match.captures
+            shape = .link(rule: match.rule.name)
+            values = linkValues(match, request: request, page: page)
+        case .badLink(let rule, let problem, let captures):
+            status = 400
+            served.kind = .badLink
+            served.rule = rule
+            served.pathCaptures = captures
+            shape = .badLink(rule: rule.name, problem: Self.key(problem))
+            values = badLinkValues(rule, problem, page: page)
+        case .noRule:
+            status = 404
+            served.kind = .notFound
+            shape = .notFound
+            values = notFoundValues(page)
+        }
+        let pageShape = PageShape(kind: shape, host: host, language: language, variant: variant, slots: values.present)
+        let skeleton = skeletons.skeleton(for: pageShape) {
+            PageSkeleton(rendered: templates.render(context(pageShape, route: route, page: page, values: .markers(for: pageShape.slots))))
+        }
+        let body = skeleton.fill(values)
+        let fields = headers[language] ?? headers.values.first ?? HTTPHeaders()
+        guard let prepared = try? PreparedResponse(status: status, checkedHeaders: fields, body: body) else {
+            return AnnotatedResponse(HTTPResponse(status: status, headers: fields, body: body), annotation: served)
+        }
+        cache.store(RenderedPageCache.Entry(response: prepared, kind: served.kind, rule: served.rule, pathCaptures: served.pathCaptures), for: key)
+        return AnnotatedResponse(HTTPResponse(prepared), annotation: served)
     }
 
-    /// What a page is rendered for besides the route: the visitor's language, the host its
-    /// absolute links use, and the variant for the visitor's device.
+    /// The page skeletons made so far (for tests).
+    var skeletonCount: Int { skeletons.count }
+
+    /// The page rendered whole with Mustache from its values, as a skeleton filled with the same
+    /// values gives it (for tests that hold the two to each other).
+    func renderedWhole(for request: HTTPRequest, language: String, variant: PageVariant) -> (status: Int, body: String) {
+        let query = LinkRouter.queryItems(request.rawQuery)
+        let page = Page(language: language, host: canonicalHost(for: request), variant: variant, query: query)
+        let route = request.path.hasPrefix("/static/") ? .noRule : site.router.route(rawPath: request.rawPath, query: query)
+        let (status, shape, values): (Int, PageShape.Kind, PageValues) =
+            switch route {
+            case .page(let match): (200, .link(rule: match.rule.name), linkValues(match, request: request, page: page))
+            case .badLink(let rule, let problem, _): (400, .badLink(rule: rule.name, problem: Self.key(problem)), badLinkValues(rule, problem, page: page))
+            case .noRule: (404, .notFound, notFoundValues(page))
+            }
+        let pageShape = PageShape(kind: shape, host: page.host, language: language, variant: variant, slots: values.present)
+        return (status, templates.render(context(pageShape, route: route, page: page, values: values)))
+    }
+
+    /// What a page is made for besides the route: the visitor's language, the host its absolute
+    /// links use, the variant for the visitor's device, and the request's query (split as sent).
     struct Page {
         let language: String
         let host: String
         let variant: PageVariant
+        let query: [(name: String, value: String)]
     }
 
-    /// Renders the page for a routed request.
-    private func render(_ request: HTTPRequest, route: RouteResult, page: Page) -> AnnotatedResponse<HitAnnotation> {
-        switch route {
-        case .page(let match):
-            return render(
-                status: 200, language: page.language, context: linkContext(match, request: request, page: page),
-                annotation: HitAnnotation(kind: .fallback, siteID: site.id, rule: match.rule.name, pathCaptures: match.captures))
-        case .badLink(let rule, let problem, let captures):
-            return render(
-                status: 400, language: page.language, context: badLinkContext(rule, problem, page: page),
-                annotation: HitAnnotation(kind: .badLink, siteID: site.id, rule: rule.name, pathCaptures: captures))
-        case .noRule:
-            return notFound(page)
+    private static func key(_ problem: LinkProblem) -> LinkProblemKey {
+        switch problem {
+        case .malformed(let name, let type): LinkProblemKey(code: problem.code, parameter: name, detail: type.rawValue)
+        case .wrongValue(let name, let expected): LinkProblemKey(code: problem.code, parameter: name, detail: expected)
+        case .missing(let name), .repeated(let name), .unexpected(let name): LinkProblemKey(code: problem.code, parameter: name, detail: "")
         }
     }
 
-    /// The 404 page: the app's name and the store, in the visitor's language.
-    private func notFound(_ page: Page) -> AnnotatedResponse<HitAnnotation> {
-        let language = page.language
-        var context = baseContext(page)
-        let app = ["app": site.app.name]
-        let heading = strings.text("not_found_title", language)
-        context["kind"] = "not-found"
-        context["heading"] = heading
-        context["documentTitle"] = "\(heading) · \(site.app.name)"
-        context["message"] = strings.text("not_found_text", language, app)
-        context["noindex"] = true
-        context["open"] = ["url": openURL("\(site.app.scheme)://", page: page), "label": strings.text("open_in_app", language, app)]
-        return render(status: 404, language: language, context: context, annotation: HitAnnotation(kind: .notFound, siteID: site.id))
-    }
+    // MARK: values: what varies from link to link
 
-    // MARK: contexts
-
-    private func linkContext(_ match: LinkMatch, request: HTTPRequest, page: Page) -> [String: Any] {
+    private func linkValues(_ match: LinkMatch, request: HTTPRequest, page: Page) -> PageValues {
         let rule = match.rule
         let language = page.language
-        var context = baseContext(page)
-        let app = ["app": site.app.name]
+        var values = PageValues()
         let heading = rule.title.text(for: language, fallback: site.defaultLanguage).map { TextTemplate.fill($0, with: match.values) } ?? rule.name
         let passThrough = match.passThrough.map { (name: $0.name, value: $0.value) }
         let link = canonicalLink(rule: rule, values: match.values, extraQuery: passThrough, host: page.host)
-        context["kind"] = "link"
-        context["rule"] = rule.name
-        context["heading"] = heading
-        context["documentTitle"] = "\(heading) · \(site.app.name)"
-        if let summary = rule.summary?.text(for: language, fallback: site.defaultLanguage) {
-            context["summary"] = ["text": TextTemplate.fill(summary, with: match.values)]
-        }
-        context["canonicalURL"] = link
+        values[.heading] = heading
+        values[.documentTitle] = "\(heading) · \(site.app.name)"
+        values[.summary] = rule.summary?.text(for: language, fallback: site.defaultLanguage).map { TextTemplate.fill($0, with: match.values) }
+        values[.canonicalURL] = link
+        switch page.variant {
         // On Android the button opens the app through the link itself: an app that verified its
         // App Links handles the site's https links, while a custom scheme is the iOS app's.
-        context["open"] = ["url": page.variant == .android ? openURL(link, page: page) : match.appURL, "label": strings.text("open_in_app", language, app)]
-        if page.variant == .desktop, let qr = qrCodeContext(match, request: request, page: page) {
-            context["qr"] = qr
+        case .android: values[.openURL] = openURL(link, page: page)
+        case .standard: values[.openURL] = match.appURL
+        // On a computer the code is the way to the app (the custom scheme would do nothing there).
+        case .desktop:
+            if let (svg, qrLink) = qrCode(match, page: page) {
+                values[.qrSVG] = svg
+                values[.qrLink] = qrLink
+            }
         }
         if let appStoreID = site.app.appStoreID {
-            context["banner"] = ["content": "app-id=\(appStoreID), app-argument=\(link)"]
+            values[.banner] = "app-id=\(appStoreID), app-argument=\(link)"
         }
         if let parameter = rule.parameters.first(where: { $0.isCopyable && match.values[$0.name] != nil }), let code = match.values[parameter.name] {
-            let label = parameter.label?.text(for: language, fallback: site.defaultLanguage) ?? parameter.name
-            context["copy"] = [
-                "code": code,
-                "codeLabel": strings.text("code_label", language, ["param": label]),
-                "value": link,
-                "label": strings.text("copy_link", language),
-                "copiedLabel": strings.text("copied", language),
-                "hint": strings.text("copy_hint", language, app),
-            ]
+            values[.copyCode] = code
+            values[.copyValue] = link
         }
         if rule.continueOnWeb, let base = site.webBaseURL {
             let query = request.rawQuery.map { $0.isEmpty ? "" : "?" + PercentCoding.encode($0, .pathAndQuery) } ?? ""
-            context["web"] = ["url": base + PercentCoding.encode(request.rawPath, .pathAndQuery) + query, "label": strings.text("continue_on_web", language)]
+            values[.webURL] = base + PercentCoding.encode(request.rawPath, .pathAndQuery) + query
         }
-        return context
+        return values
     }
 
-    private func badLinkContext(_ rule: LinkRule, _ problem: LinkProblem, page: Page) -> [String: Any] {
-        let language = page.language
-        var context = baseContext(page)
-        let noun = rule.noun?.text(for: language, fallback: site.defaultLanguage) ?? strings.text("default_noun", language)
-        let parameter = rule.parameter(problem.parameter)
-        let label = parameter?.label?.text(for: language, fallback: site.defaultLanguage) ?? problem.parameter
-        var values = ["noun": noun, "param": label, "app": site.app.name]
-        let key: String
-        switch problem {
-        case .missing: key = "missing_parameter"
-        case .malformed(_, let type):
-            key = "malformed_parameter"
-            values["expected"] = strings.text("type_\(type.rawValue)", language)
-        case .repeated: key = "repeated_parameter"
-        case .wrongValue(_, let expected):
-            key = "wrong_value"
-            values["value"] = expected
-        case .unexpected: key = "unexpected_parameter"
-        }
-        let heading = strings.text("bad_link_title", language, values)
-        context["kind"] = "bad-link"
-        context["rule"] = rule.name
-        context["heading"] = heading
-        context["documentTitle"] = "\(heading) · \(site.app.name)"
-        context["message"] = strings.text(key, language, values)
-        context["hint"] = strings.text("bad_link_hint", language, values)
-        context["noindex"] = true
-        context["open"] = ["url": openURL("\(site.app.scheme)://", page: page), "label": strings.text("open_in_app", language, ["app": site.app.name])]
-        return context
+    private func badLinkValues(_ rule: LinkRule, _ problem: LinkProblem, page: Page) -> PageValues {
+        var values = PageValues()
+        let heading = strings.text("bad_link_title", page.language, problemWords(rule, problem, language: page.language).values)
+        values[.heading] = heading
+        values[.documentTitle] = "\(heading) · \(site.app.name)"
+        if page.variant != .desktop { values[.openURL] = openURL("\(site.app.scheme)://", page: page) }
+        return values
     }
 
-    /// What every page has: language, app, store button, preview image, footer.
-    private func baseContext(_ page: Page) -> [String: Any] {
+    private func notFoundValues(_ page: Page) -> PageValues {
+        var values = PageValues()
+        let heading = strings.text("not_found_title", page.language)
+        values[.heading] = heading
+        values[.documentTitle] = "\(heading) · \(site.app.name)"
+        if page.variant != .desktop { values[.openURL] = openURL("\(site.app.scheme)://", page: page) }
+        return values
+    }
+
+    // MARK: contexts: the template's view of a page, made once per shape
+
+    /// The template context of a page of `shape` with `values` (markers, or real values for a whole render).
+    private func context(_ shape: PageShape, route: RouteResult, page: Page, values: PageValues) -> [String: Any] {
         let language = page.language
         let app = ["app": site.app.name]
         var context: [String: Any] = [
@@ -195,7 +239,75 @@ final class SitePages: Sendable {
         if let image = site.previewImage {
             context["previewImage"] = "\(publicScheme)://\(page.host)\(image)"
         }
+        context["heading"] = values[.heading]
+        context["documentTitle"] = values[.documentTitle]
+        if let url = values[.openURL] { context["open"] = ["url": url, "label": strings.text("open_in_app", language, app)] }
+        switch route {
+        case .page(let match):
+            let rule = match.rule
+            context["kind"] = "link"
+            context["rule"] = rule.name
+            if let summary = values[.summary] { context["summary"] = ["text": summary] }
+            context["canonicalURL"] = values[.canonicalURL]
+            if let svg = values[.qrSVG], let link = values[.qrLink] {
+                // The SVG holds numbers and fixed markup only (see QRCode.svg), so the template
+                // places it unescaped; `link` is there for site templates that print it, escaped.
+                context["qr"] = ["svg": svg, "link": link, "caption": strings.text("scan_qr", language, app)]
+                // The code comes first, and the hint says to scan it with the phone (the app or
+                // its store opens there) instead of the store's.
+                context["hint"] = strings.text("desktop_hint", language, app)
+            }
+            if let banner = values[.banner] { context["banner"] = ["content": banner] }
+            if let code = values[.copyCode], let link = values[.copyValue],
+                let parameter = rule.parameters.first(where: { $0.isCopyable && match.values[$0.name] != nil })
+            {
+                let label = parameter.label?.text(for: language, fallback: site.defaultLanguage) ?? parameter.name
+                context["copy"] = [
+                    "code": code,
+                    "codeLabel": strings.text("code_label", language, ["param": label]),
+                    "value": link,
+                    "label": strings.text("copy_link", language),
+                    "copiedLabel": strings.text("copied", language),
+                    "hint": strings.text("copy_hint", language, app),
+                ]
+            }
+            if let url = values[.webURL] { context["web"] = ["url": url, "label": strings.text("continue_on_web", language)] }
+        case .badLink(let rule, let problem, _):
+            let words = problemWords(rule, problem, language: language)
+            context["kind"] = "bad-link"
+            context["rule"] = rule.name
+            context["message"] = strings.text(words.key, language, words.values)
+            context["hint"] = strings.text("bad_link_hint", language, words.values)
+            context["noindex"] = true
+        case .noRule:
+            context["kind"] = "not-found"
+            context["message"] = strings.text("not_found_text", language, app)
+            // Not the store's "open this link again": this link leads nowhere, whatever is installed.
+            context["hint"] = strings.text("not_found_hint", language, app)
+            context["noindex"] = true
+        }
         return context
+    }
+
+    /// The strings key of a broken link's sentence and the words it is filled with.
+    private func problemWords(_ rule: LinkRule, _ problem: LinkProblem, language: String) -> (key: String, values: [String: String]) {
+        let noun = rule.noun?.text(for: language, fallback: site.defaultLanguage) ?? strings.text("default_noun", language)
+        let parameter = rule.parameter(problem.parameter)
+        let label = parameter?.label?.text(for: language, fallback: site.defaultLanguage) ?? problem.parameter
+        var values = ["noun": noun, "param": label, "app": site.app.name]
+        let key: String
+        switch problem {
+        case .missing: key = "missing_parameter"
+        case .malformed(_, let type):
+            key = "malformed_parameter"
+            values["expected"] = strings.text("type_\(type.rawValue)", language)
+        case .repeated: key = "repeated_parameter"
+        case .wrongValue(_, let expected):
+            key = "wrong_value"
+            values["value"] = expected
+        case .unexpected: key = "unexpected_parameter"
+        }
+        return (key, values)
     }
 
     /// The open button's URL: `url` itself, or on Android an `intent://` URL for it that names the
@@ -205,41 +317,29 @@ final class SitePages: Sendable {
         return AndroidIntentLink.make(url: url, package: android.packageName, fallbackURL: android.storeURL)
     }
 
-    /// The QR code of a desktop page: the link with the request's `utm_*` values (a campaign that
-    /// reached a computer keeps its credit when the phone opens the link) and `from=qrcode`. When
-    /// that is too long for a code, the link without them; when even that is, no code.
-    private func qrCodeContext(_ match: LinkMatch, request: HTTPRequest, page: Page) -> [String: Any]? {
+    /// The QR code of a desktop page and the link in it: the link with the request's `utm_*` values
+    /// (a campaign that reached a computer keeps its credit when the phone opens the link) and
+    /// `from=qrcode`. When that is too long for a code, the link without them; when even that is,
+    /// no code.
+    private func qrCode(_ match: LinkMatch, page: Page) -> (svg: String, link: String)? {
         let passThrough = match.passThrough.map { (name: $0.name, value: $0.value) }
         let source = QRCodeLink.sourceItems(rule: match.rule, site: site, trackedParameters: trackedParameters)
         var utm: [(name: String, value: String)] = []
         for name in LogRecord.utmParameterNames {
-            if let value = request.queryItems.first(where: { $0.name == name })?.value, !value.isEmpty { utm.append((name, value)) }
+            // The first item with this name, decoded as a browser form encodes it (`+` a space).
+            if let raw = page.query.first(where: { PercentCoding.decode($0.name, plusAsSpace: true).text == name })?.value {
+                let value = PercentCoding.decode(raw, plusAsSpace: true).text
+                if !value.isEmpty { utm.append((name, value)) }
+            }
         }
         for extra in [passThrough + source + utm, passThrough + source] {
             let link = canonicalLink(rule: match.rule, values: match.values, extraQuery: extra, host: page.host)
-            // The SVG holds numbers and fixed markup only (see QRCode.svg), so it is placed
-            // unescaped; `link` is there for site templates that print it, escaped like any value.
-            if let svg = qrCodes.svg(for: link) {
-                return ["svg": svg, "link": link, "caption": strings.text("scan_qr", page.language, ["app": site.app.name])]
-            }
+            if let svg = qrCodes.svg(for: link) { return (svg, link) }
         }
         return nil
     }
 
     // MARK: helpers
-
-    private func render(status: Int, language: String, context: [String: Any], annotation: HitAnnotation) -> AnnotatedResponse<HitAnnotation> {
-        var headers: HTTPHeaders = [
-            "Content-Type": "text/html; charset=utf-8",
-            "Content-Language": language,
-            // The page differs by device (store button, open link, QR code) as well as by language.
-            "Vary": "Accept-Language, User-Agent",
-            "Cache-Control": "no-cache",
-        ]
-        SecurityHeaders.apply(to: &headers)
-        commonHeaders.apply(to: &headers)
-        return AnnotatedResponse(HTTPResponse(status: status, headers: headers, body: Array(templates.render(context).utf8)), annotation: annotation)
-    }
 
     /// The request's host when it is one of the site's, else the site's primary host: a Host header
     /// never chooses where absolute links on the page point.

@@ -1,10 +1,11 @@
 import Foundation
 import HTTPServing
+import LinkLog
 import OrderedJSON
 
 /// Everything requests are answered from that a reload replaces, built in full before it serves:
-/// the configuration, each site with its prepared AASA responses and page renderer, the static
-/// files, the ingest keys, and what the hit logger needs of the rules.
+/// the configuration, each site with its prepared AASA responses, page renderer and what the hit
+/// logger needs of its rules, the static files, and the ingest keys.
 ///
 /// Immutable once built. A request takes the current set once, at its start, and uses it to the
 /// end (its hit-log row included), so a reload never mixes two configurations in one answer; a set
@@ -12,7 +13,6 @@ import OrderedJSON
 final class ServingSet: Sendable {
     let configuration: LinkhostConfiguration
     let responder: LinkhostResponder
-    let logRules: HitLogRules
     /// 1 for the configuration the server started with, one more for each applied reload.
     let generation: Int
 
@@ -20,7 +20,11 @@ final class ServingSet: Sendable {
     /// - Parameters:
     ///   - limiter: the ingest rate limits, shared by every set so a reload does not refill them.
     ///   - health: the server's health report, shared by every set.
-    init(configuration: LinkhostConfiguration, ingestKeys: IngestKeys, limiter: TokenBucketLimiter, health: HealthReporter, generation: Int) throws {
+    ///   - clientClasses: the server's memory of User-Agent classes, shared by every set.
+    init(
+        configuration: LinkhostConfiguration, ingestKeys: IngestKeys, limiter: TokenBucketLimiter, health: HealthReporter, generation: Int,
+        clientClasses: ClientClassCache = ClientClassCache()
+    ) throws {
         self.configuration = configuration
         self.generation = generation
         let settings = configuration.server
@@ -29,13 +33,14 @@ final class ServingSet: Sendable {
         let staticFiles = try StaticFiles.load(from: publicDirectory + "/static", commonHeaders: commonHeaders)
         var sites: [HostedSite] = []
         for site in configuration.sites {
-            let pages = try SitePages(site: site, publicDirectory: publicDirectory, publicScheme: settings.publicScheme, commonHeaders: commonHeaders)
+            let pages = try SitePages(
+                site: site, publicDirectory: publicDirectory, publicScheme: settings.publicScheme, commonHeaders: commonHeaders,
+                trackedParameters: configuration.log.trackedParameters)
             sites.append(try HostedSite(site, cacheControl: settings.aasaCacheControl, pages: pages, commonHeaders: commonHeaders))
         }
         responder = try LinkhostResponder(
             sites: sites, unknownHostPolicy: settings.unknownHost, health: health, staticFiles: staticFiles, commonHeaders: commonHeaders,
-            ingestKeys: ingestKeys, limiter: limiter)
-        logRules = HitLogRules(sites: configuration.sites)
+            ingestKeys: ingestKeys, limiter: limiter, clientClasses: clientClasses)
     }
 
     /// The ids of the sites whose served AASA file differs between `self` and `other` (added,

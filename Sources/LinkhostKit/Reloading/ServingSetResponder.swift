@@ -8,14 +8,13 @@ struct ServingSetResponder: HTTPResponder {
     /// The HTTPS port to redirect pages to; `nil` answers everything here.
     let redirect: RedirectPort?
 
-    func respond(to request: HTTPRequest) -> AnnotatedResponse<ServedHit> {
+    /// The answer, with the facts the observers read (they carry the site, and with it the rules
+    /// of the set that answered, so a reload meanwhile does not change how the row is written).
+    func respond(to request: HTTPRequest) -> AnnotatedResponse<ServedRequest> {
         let set = slot.set
-        let answered =
-            if let redirect {
-                RedirectingResponder(inner: set.responder, httpsPort: redirect.port).respond(to: request)
-            } else {
-                set.responder.respond(to: request)
-            }
-        return AnnotatedResponse(answered.response, annotation: ServedHit(hit: answered.annotation, logRules: set.logRules))
+        if let redirect {
+            return RedirectingResponder(inner: set.responder, httpsPort: redirect.port).respond(to: request)
+        }
+        return set.responder.respond(to: request)
     }
 }

@@ -15,6 +15,8 @@ import Synchronization
 final class CDNWatch: Sendable {
     private struct State {
         var settings: CDNCheckSettings?
+        /// The hosts to check, with the files served for them.
+        var targets: [CDNTarget] = []
         /// Bumped by every restart: a run or a wait of an earlier round sees it and ends.
         var round = 0
         var latest: CDNCheckReport?
@@ -25,25 +27,23 @@ final class CDNWatch: Sendable {
     }
 
     private let state = Mutex(State())
-    /// The hosts to check, from the serving set in use when a run starts.
-    private let targets: @Sendable () -> [CDNTarget]
     private let logger: Logger
     private let queue = DispatchQueue(label: "linkhost.cdn-check")
 
-    init(targets: @escaping @Sendable () -> [CDNTarget], logger: Logger) {
-        self.targets = targets
+    init(logger: Logger) {
         var logger = logger
         logger[metadataKey: "component"] = "cdn-check"
         self.logger = logger
     }
 
-    /// Starts checking with `settings` now (a run or a wait under way is abandoned), or stops when
-    /// `nil`. The last result is kept while the CDN stays the same.
-    func restart(with settings: CDNCheckSettings?) {
+    /// Starts checking `targets` with `settings` now (a run or a wait under way is abandoned), or
+    /// stops when `settings` is `nil`. The last result is kept while the CDN stays the same.
+    func restart(with settings: CDNCheckSettings?, targets: [CDNTarget] = []) {
         let round: Int? = state.withLock { state in
             guard !state.isStopped else { return nil }
             if state.settings?.cdnBase != settings?.cdnBase { state.latest = nil }
             state.settings = settings
+            state.targets = targets
             state.round += 1
             state.nextCheckAt = nil
             state.isChecking = false
@@ -53,6 +53,9 @@ final class CDNWatch: Sendable {
             queue.async { [weak self] in self?.run(round) }
         }
     }
+
+    /// The hosts the current round checks.
+    var targets: [CDNTarget] { state.withLock { $0.targets } }
 
     /// Stops checking for good (the server is stopping).
     func stop() {
@@ -81,13 +84,13 @@ final class CDNWatch: Sendable {
 
     /// One run of round `round`, then the wait for the next.
     private func run(_ round: Int) {
-        let settings: CDNCheckSettings? = state.withLock { state in
+        let run: (CDNCheckSettings, [CDNTarget])? = state.withLock { state in
             guard state.round == round, let settings = state.settings else { return nil }
             state.isChecking = true
-            return settings
+            return (settings, state.targets)
         }
-        guard let settings else { return }
-        settings.checker.check(targets()) { [weak self] report in
+        guard let (settings, targets) = run else { return }
+        settings.checker.check(targets) { [weak self] report in
             self?.finish(round, report, settings: settings)
         }
     }

@@ -5,17 +5,26 @@ import Synchronization
 
 /// Builds the `/healthz` JSON: whether the server is serving, for how long, what it serves, the
 /// HTTP counters, the hit log's writer, the last reload, and the CDN check when it is on.
+///
+/// Everything it reports on is given when it is made: the listeners' counters (made before the
+/// listeners, which hold this report through their responder), the log's writer, and the CDN check.
 final class HealthReporter: Sendable {
     private let startedAt = ContinuousClock.now
-    private let statisticsSource = Mutex<(@Sendable () -> HTTPServerStatistics)?>(nil)
+    private let listeners: [HTTPServerCounters]
     private let draining = Atomic<Bool>(false)
-    private let logSource = Mutex<(@Sendable () -> LogWriterStatus)?>(nil)
-    private let logNotes = Mutex<[String]>([])
-    private let cdnCheckSource = Mutex<(@Sendable () -> JSONValue?)?>(nil)
+    private let log: LogWriter?
+    /// Standing problems of the log (secrets not hashable, ...).
+    private let logNotes: [String]
+    private let cdnWatch: CDNWatch?
     /// Every reload's outcome, the last one shown.
     let reloads = ReloadHistory()
 
-    init() {}
+    init(listeners: [HTTPServerCounters] = [], log: LogWriter? = nil, logNotes: [String] = [], cdnWatch: CDNWatch? = nil) {
+        self.listeners = listeners
+        self.log = log
+        self.logNotes = logNotes
+        self.cdnWatch = cdnWatch
+    }
 
     /// The `sites` section for a set of sites: built once per serving set (the AASA tags hash the
     /// files), so each `/healthz` answer shows the sites of the set that answered it.
@@ -37,25 +46,10 @@ final class HealthReporter: Sendable {
             })
     }
 
-    func attach(statistics: @escaping @Sendable () -> HTTPServerStatistics) {
-        statisticsSource.withLock { $0 = statistics }
-    }
-
     func markDraining() { draining.store(true, ordering: .relaxed) }
 
     /// Whether the server has begun to stop.
     var isDraining: Bool { draining.load(ordering: .relaxed) }
-
-    /// Reports the CDN check (`server.cdnCheck`): the section, or `nil` while it is off.
-    func attach(cdnCheck: @escaping @Sendable () -> JSONValue?) {
-        cdnCheckSource.withLock { $0 = cdnCheck }
-    }
-
-    /// Reports the hit log's writer; `notes` are standing problems (secrets not hashable, ...).
-    func attach(log: @escaping @Sendable () -> LogWriterStatus, notes: [String]) {
-        logSource.withLock { $0 = log }
-        logNotes.withLock { $0 = notes }
-    }
 
     /// The report, with `sites` the section of the serving set that answers.
     ///
@@ -65,9 +59,9 @@ final class HealthReporter: Sendable {
     /// is normal, so it has its own section instead.
     func report(sites: JSONValue) -> JSONValue {
         let elapsed = ContinuousClock.now - startedAt
-        let statistics = statisticsSource.withLock { $0 }?()
-        let log = logSource.withLock { $0 }?()
-        let notes = logNotes.withLock { $0 }
+        let statistics = listeners.isEmpty ? nil : listeners.map(\.statistics).reduce(.zero, +)
+        let log = log?.status
+        let notes = logNotes
         let logDegraded = (log.map { !$0.isHealthy || $0.dropped > 0 } ?? false) || !notes.isEmpty
         let state = draining.load(ordering: .relaxed) ? "stopping" : logDegraded || reloads.lastFailed ? "degraded" : "ok"
         var members: [JSONMember] = [
@@ -77,7 +71,7 @@ final class HealthReporter: Sendable {
             JSONMember("sites", sites),
             JSONMember("reload", reloads.json),
         ]
-        if let cdnCheck = cdnCheckSource.withLock({ $0 })?() {
+        if let cdnCheck = cdnWatch?.healthSection {
             members.append(JSONMember("cdnCheck", cdnCheck))
         }
         if let statistics {

@@ -19,10 +19,9 @@ final class HitLogger: Sendable {
     let hasherProblem: String?
     private let settings: LogSettings
     private let tracked: Set<String>
-    private let clientClasses = ClientClassCache()
 
     /// The log's settings are fixed for the server's life (a reload that changes them is told it
-    /// needs a restart); the sites' rules come with each exchange (`HitLogRules`).
+    /// needs a restart); the sites' rules come with each exchange (`ServedRequest.site`).
     init(settings: LogSettings, logger: Logger) throws {
         self.settings = settings
         tracked = Set(settings.trackedParameters)
@@ -42,57 +41,70 @@ final class HitLogger: Sendable {
         }
     }
 
-    /// The completion observer: one row per response sent in full. `annotation` is `nil` for answers
-    /// the HTTP layer gave by itself (a body over the limit), logged as `rejected` — except on the
-    /// report endpoints, whose refusals never leave a row. `rules` are those of the serving set that
-    /// answered.
-    func observe(_ exchange: HTTPExchange, annotation: HitAnnotation?, rules: HitLogRules?) {
-        guard exchange.wasSent, annotation?.logged ?? !IngestEndpoints.paths.contains(exchange.request.path) else { return }
+    /// One row per response sent in full, made from the facts the serving path worked out
+    /// (`served`, whose client class the observer has filled in); refused reports leave none.
+    func observe(_ exchange: HTTPExchange, _ served: ServedRequest) {
+        guard exchange.wasSent, served.logged else { return }
         let request = exchange.request
-        let siteRules = rules?.site(annotation?.siteID)
+        let site = served.site
         // App opens and page events log the link they report, not the API request.
-        let reported = annotation?.reported
+        let reported = served.reported
         let rawPath = reported?.rawPath ?? request.rawPath
-        let query: [(name: String, value: String)] =
-            reported.map { target in QueryString(target.rawQuery ?? "", decoding: .form).map { ($0.name, $0.value ?? "") } }
-            ?? request.queryItems.map { ($0.name, $0.value ?? "") }
+        let query = served.query ?? LinkRouter.queryItems(request.rawQuery)
         var path = rawPath
         var secretToken: String?
-        if let annotation, let ruleName = annotation.rule, let rule = siteRules?.rulesWithSecrets[ruleName] {
+        if let rule = served.rule, let site, site.rulesWithSecrets.contains(rule.name) {
             // Routing passed the placeholders along; the path is rebuilt from them, not matched again.
             var replacements: [String: String] = [:]
             for parameter in rule.parameters where parameter.isSecret {
                 let value: String?
                 switch parameter.location {
-                case .path: value = annotation.pathCaptures[parameter.name].map { PercentCoding.decode($0).validText ?? $0 } ?? ""
-                case .query: value = query.first { $0.name == parameter.name }?.value
+                case .path: value = served.pathCaptures[parameter.name].map { PercentCoding.decode($0).validText ?? $0 } ?? ""
+                case .query: value = Self.formValue(of: parameter.name, in: query)
                 }
                 guard let value else { continue }
                 let token = hasher.map { $0.token(for: value) }
                 if secretToken == nil { secretToken = token }
                 if parameter.location == .path { replacements[parameter.name] = token.map { PercentCoding.encode($0) } ?? "-" }
             }
-            if !replacements.isEmpty { path = rule.path.rawPath(captures: annotation.pathCaptures, replacing: replacements) }
+            if !replacements.isEmpty { path = rule.path.rawPath(captures: served.pathCaptures, replacing: replacements) }
         }
-        let userAgent = request.headers["User-Agent"]
         var record = LogRecord(
             timestampMilliseconds: reported?.occurredAt ?? LogRecord.currentTimeMilliseconds(),
-            siteID: annotation?.siteID,
+            siteID: served.siteID,
             host: reported?.host ?? request.hostName ?? "",
             method: request.method,
             path: path,
-            kind: (annotation?.kind ?? .rejected).rawValue,
-            rule: annotation?.rule,
+            kind: served.kind.rawValue,
+            rule: served.rule?.name,
             status: exchange.status,
             durationMicroseconds: Int64(exchange.durationNanoseconds / 1000),
             referrer: request.headers["Referer"],
-            userAgent: userAgent,
-            clientClass: clientClasses.classify(userAgent).rawValue,
+            userAgent: request.headers["User-Agent"],
+            clientClass: served.clientClass?.rawValue,
             clientAddress: settings.clientAddress.apply(to: request.clientAddress)
         )
-        record.event = annotation?.event
+        record.event = served.event
         record.secretToken = secretToken
-        record.takeParameters(from: query, tracked: tracked, secret: siteRules?.secretNames ?? [], hasher: hasher)
+        record.takeParameters(
+            from: Self.formItems(query, keeping: tracked, site?.secretNames ?? []), tracked: tracked, secret: site?.secretNames ?? [], hasher: hasher)
         writer.enqueue(record)
+    }
+
+    /// The items of a query split as sent that the log keeps (`utm_*`, tracked and secret names),
+    /// decoded as a browser form encodes them (`+` a space); only their values are decoded.
+    static func formItems(_ query: [(name: String, value: String)], keeping tracked: Set<String>, _ secret: Set<String>) -> [(name: String, value: String)] {
+        var kept: [(name: String, value: String)] = []
+        for item in query {
+            let name = PercentCoding.decode(item.name, plusAsSpace: true).text
+            guard name.hasPrefix("utm_") || tracked.contains(name) || secret.contains(name) else { continue }
+            kept.append((name, PercentCoding.decode(item.value, plusAsSpace: true).text))
+        }
+        return kept
+    }
+
+    /// The first value of `name` in a query split as sent, form-decoded; `nil` when absent.
+    private static func formValue(of name: String, in query: [(name: String, value: String)]) -> String? {
+        query.first { PercentCoding.decode($0.name, plusAsSpace: true).text == name }.map { PercentCoding.decode($0.value, plusAsSpace: true).text }
     }
 }

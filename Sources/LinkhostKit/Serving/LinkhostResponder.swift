@@ -1,13 +1,10 @@
 import HTTPServing
+import LinkLog
 import OrderedJSON
 
-/// Routes every request: method check, health, site by Host, then the site's own paths. One is
-/// built per serving set (see `ServingSet`); it never changes once built.
+/// Routes every request: the endpoint its path names, method check, health, site by Host, then the
+/// site's own paths. One is built per serving set (see `ServingSet`); it never changes once built.
 struct LinkhostResponder: HTTPResponder {
-    static let aasaPaths: Set<String> = ["/.well-known/apple-app-site-association", "/apple-app-site-association"]
-    /// Android reads only this path (no root fallback like the AASA's).
-    static let assetLinksPath = "/.well-known/assetlinks.json"
-
     let directory: SiteDirectory<HostedSite>
     let health: HealthReporter
     /// `/healthz`'s `sites` section for these sites.
@@ -18,12 +15,15 @@ struct LinkhostResponder: HTTPResponder {
     let staticFiles: StaticFiles
     let commonHeaders: CommonHeaders
     let ingest: IngestEndpoints
+    /// Classifies User-Agents for the page variants; shared by every serving set of a server.
+    let clientClasses: ClientClassCache
 
     init(
         sites: [HostedSite], unknownHostPolicy: UnknownHostPolicy, health: HealthReporter, staticFiles: StaticFiles, commonHeaders: CommonHeaders,
-        ingestKeys: IngestKeys = .none, limiter: TokenBucketLimiter = TokenBucketLimiter()
+        ingestKeys: IngestKeys = .none, limiter: TokenBucketLimiter = TokenBucketLimiter(), clientClasses: ClientClassCache = ClientClassCache()
     ) throws(HTTPServerError) {
         ingest = IngestEndpoints(keys: ingestKeys, limiter: limiter, commonHeaders: commonHeaders)
+        self.clientClasses = clientClasses
         self.staticFiles = staticFiles
         self.commonHeaders = commonHeaders
         var entries: [(host: String, site: HostedSite)] = []
@@ -58,39 +58,43 @@ struct LinkhostResponder: HTTPResponder {
         )
     }
 
-    func respond(to request: HTTPRequest) -> AnnotatedResponse<HitAnnotation> {
-        // The prefix test keeps the page and AASA path free of a set lookup.
-        if request.path.hasPrefix("/v1/"), IngestEndpoints.paths.contains(request.path), let site = directory.site(forHost: request.hostName) {
-            return ingest.respond(to: request, site: site.configuration)
+    func respond(to request: HTTPRequest) -> AnnotatedResponse<ServedRequest> {
+        respond(to: request, endpoint: PublicEndpoint(path: request.path))
+    }
+
+    /// Answers `request`, whose path names `endpoint` (decided once by the caller).
+    func respond(to request: HTTPRequest, endpoint: PublicEndpoint) -> AnnotatedResponse<ServedRequest> {
+        if endpoint.isReport, let site = directory.site(forHost: request.hostName) {
+            return ingest.respond(to: request, endpoint: endpoint, site: site)
         }
         guard request.method == "GET" || request.method == "HEAD" else {
-            return AnnotatedResponse(HTTPResponse(methodNotAllowed), annotation: HitAnnotation(kind: .methodNotAllowed))
+            return AnnotatedResponse(HTTPResponse(methodNotAllowed), annotation: ServedRequest(endpoint: endpoint, kind: .methodNotAllowed))
         }
-        if request.path == "/healthz" {
+        if endpoint == .health {
             var response = health.response(sites: healthSites)
             commonHeaders.apply(to: &response.headers)
-            return AnnotatedResponse(response, annotation: HitAnnotation(kind: .health))
+            return AnnotatedResponse(response, annotation: ServedRequest(endpoint: endpoint, kind: .health))
         }
         guard let site = directory.site(forHost: request.hostName) else {
-            return AnnotatedResponse(HTTPResponse(unknownHost), annotation: HitAnnotation(kind: .unknownHost))
+            return AnnotatedResponse(HTTPResponse(unknownHost), annotation: ServedRequest(endpoint: endpoint, kind: .unknownHost))
         }
-        let siteID = site.configuration.id
-        if Self.aasaPaths.contains(request.path) {
-            return AnnotatedResponse(
-                HTTPResponse(site.aasa.response(ifNoneMatch: request.headers["If-None-Match"])), annotation: HitAnnotation(kind: .aasa, siteID: siteID))
-        }
-        if request.path == Self.assetLinksPath {
+        switch endpoint {
+        case .aasa:
+            let response = site.aasa.response(ifNoneMatch: request.headers["If-None-Match"])
+            return AnnotatedResponse(HTTPResponse(response), annotation: ServedRequest(endpoint: endpoint, kind: .aasa, site: site))
+        case .assetLinks:
             // Logged as `assetlinks` whatever the answer, so a verifier asking a site without an
             // Android app shows up in the statistics too.
             let response = site.assetLinks?.response(ifNoneMatch: request.headers["If-None-Match"]) ?? noAssetLinks
-            return AnnotatedResponse(HTTPResponse(response), annotation: HitAnnotation(kind: .assetLinks, siteID: siteID))
-        }
-        if request.path.hasPrefix("/static/") || request.path == "/robots.txt" {
+            return AnnotatedResponse(HTTPResponse(response), annotation: ServedRequest(endpoint: endpoint, kind: .assetLinks, site: site))
+        case .staticFile:
             let path = request.path == "/robots.txt" ? "/static/robots.txt" : request.path
             if let file = staticFiles.response(for: path, ifNoneMatch: request.headers["If-None-Match"]) {
-                return AnnotatedResponse(HTTPResponse(file), annotation: HitAnnotation(kind: .staticFile, siteID: siteID))
+                return AnnotatedResponse(HTTPResponse(file), annotation: ServedRequest(endpoint: endpoint, kind: .staticFile, site: site))
             }
+            return site.pages.response(for: request, served: ServedRequest(endpoint: endpoint, kind: .notFound, site: site), classes: clientClasses)
+        case .page, .health, .opens, .events:
+            return site.pages.response(for: request, served: ServedRequest(endpoint: endpoint, kind: .notFound, site: site), classes: clientClasses)
         }
-        return site.pages.response(for: request)
     }
 }

@@ -1,4 +1,5 @@
 import CDNCheck
+import CoreMetrics
 import Foundation
 import HTTPServing
 import LinkLog
@@ -27,7 +28,7 @@ public final class LinkhostServer: Sendable {
     private let redirect: RedirectPort?
     /// The hit log (absent when `log.enabled` is false).
     private let hitLogger: HitLogger?
-    /// What the public listeners answered, counted for `/metrics`.
+    /// What the public listeners answered, recorded into `metricsFactory`.
     public let metrics: ServingMetrics
     /// Ingest rate limits, kept across reloads.
     private let ingestLimiter: TokenBucketLimiter
@@ -35,31 +36,59 @@ public final class LinkhostServer: Sendable {
     /// both apply, in order); the value is the generation of the serving set.
     private let reloading = Mutex<Int>(1)
     private let cdnWatch: CDNWatch
+    /// What the listeners answer with (the plain one's redirects when HTTPS takes pages) and what they
+    /// report finished exchanges to, kept for `answer(_:overTLS:)`.
+    private let plainResponder: ServingSetResponder
+    private let secureResponder: ServingSetResponder
+    private let observer: @Sendable (HTTPExchange, ServedRequest?) -> Void
+    /// The server's memory of User-Agent classes: pages choose their variant by it, the log and the
+    /// metrics store it; kept across reloads.
+    private let clientClasses: ClientClassCache
     private let logger: Logger
 
     /// Prepares every site's responses. Throws if a page file or a prepared response is unusable.
     /// - Parameter ingestKeys: the keys apps report opens with (see `IngestKeys.fromEnvironment`);
     ///   sites without one answer `POST /v1/opens` with 404.
-    public init(configuration: LinkhostConfiguration, ingestKeys: IngestKeys = .none, logger: Logger = Logger(label: "linkhost")) throws {
+    /// - Parameter metricsFactory: the swift-metrics backend `ServingMetrics` records into; by
+    ///   default the one the process bootstrapped (none, until it does).
+    public init(
+        configuration: LinkhostConfiguration, ingestKeys: IngestKeys = .none, metricsFactory: any MetricsFactory = MetricsSystem.factory,
+        logger: Logger = Logger(label: "linkhost")
+    ) throws {
         startConfiguration = configuration
         self.logger = logger
         let settings = configuration.server
-        let health = HealthReporter()
+        let hitLogger = configuration.log.enabled ? try HitLogger(settings: configuration.log, logger: logger) : nil
+        self.hitLogger = hitLogger
+        // Made first, so the health report holds them from the start: the listeners' counters and
+        // the CDN check. The listeners own the responder, which owns the report; the report holds
+        // only the counters, never the listeners, so a stopped server can be freed.
+        let plainCounters = HTTPServerCounters()
+        let secureCounters = HTTPServerCounters()
+        let listening = (settings.tls?.plainHTTP == .off ? [] : [plainCounters]) + (settings.tls == nil ? [] : [secureCounters])
+        let watch = CDNWatch(logger: logger)
+        cdnWatch = watch
+        let health = HealthReporter(
+            listeners: listening, log: hitLogger?.writer, logNotes: hitLogger?.hasherProblem.map { [$0] } ?? [], cdnWatch: watch)
+        self.health = health
         let limiter = TokenBucketLimiter()
         ingestLimiter = limiter
-        let slot = ServingSetSlot(try ServingSet(configuration: configuration, ingestKeys: ingestKeys, limiter: limiter, health: health, generation: 1))
+        let clientClasses = ClientClassCache()
+        self.clientClasses = clientClasses
+        let slot = ServingSetSlot(
+            try ServingSet(configuration: configuration, ingestKeys: ingestKeys, limiter: limiter, health: health, generation: 1, clientClasses: clientClasses))
         self.slot = slot
-        let hitLogger = configuration.log.enabled ? try HitLogger(settings: configuration.log, logger: logger) : nil
-        if let hitLogger {
-            let writer = hitLogger.writer
-            health.attach(log: { writer.status }, notes: hitLogger.hasherProblem.map { [$0] } ?? [])
-        }
-        self.hitLogger = hitLogger
-        let metrics = ServingMetrics()
+        let metrics = ServingMetrics(factory: metricsFactory, siteIDs: configuration.sites.map(\.id))
         self.metrics = metrics
-        let observer: @Sendable (HTTPExchange, ServedHit?) -> Void = { exchange, served in
-            metrics.observe(exchange, annotation: served?.hit)
-            hitLogger?.observe(exchange, annotation: served?.hit, rules: served?.logRules)
+        // Metrics and the log observe the same finished exchange and read the same facts; the
+        // client class is classified here once when a page did not already, and only when wanted.
+        let observer: @Sendable (HTTPExchange, ServedRequest?) -> Void = { exchange, answered in
+            var served = answered ?? ServedRequest.answeredByServer(exchange)
+            if served.clientClass == nil, hitLogger != nil || served.kind == .aasa {
+                served.clientClass = clientClasses.classify(exchange.request.headers["User-Agent"])
+            }
+            metrics.observe(exchange, served)
+            hitLogger?.observe(exchange, served)
         }
 
         let base = HTTPServerConfiguration(
@@ -73,7 +102,15 @@ public final class LinkhostServer: Sendable {
             maximumBodySize: settings.requestBodyBytes,
             shutdownGraceSeconds: Double(settings.shutdownGraceSeconds)
         )
+        // The plain listener redirects pages to HTTPS when `tls.http` says so; the redirect port is
+        // filled in at start, once the HTTPS port is bound (it may be 0).
+        let redirectPort = settings.tls.flatMap { $0.plainHTTP == .redirect ? RedirectPort(publicPort: $0.publicPort) : nil }
+        redirect = redirectPort
         let direct = ServingSetResponder(slot: slot, redirect: nil)
+        let plain = ServingSetResponder(slot: slot, redirect: redirectPort)
+        self.observer = observer
+        secureResponder = direct
+        plainResponder = plain
         var httpLogger = logger
         httpLogger[metadataKey: "listener"] = "http"
         if let tls = settings.tls {
@@ -82,38 +119,27 @@ public final class LinkhostServer: Sendable {
             secure.tls = TLSCredentials(certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM)
             var httpsLogger = logger
             httpsLogger[metadataKey: "listener"] = "https"
-            https = HTTPServer(configuration: secure, logger: httpsLogger, responder: direct, completionObserver: observer)
-            switch tls.plainHTTP {
-            case .off:
-                http = nil
-                redirect = nil
-            case .serve:
-                http = HTTPServer(configuration: base, logger: httpLogger, responder: direct, completionObserver: observer)
-                redirect = nil
-            case .redirect:
-                // The redirect port is filled in at start, once the HTTPS port is bound (it may be 0).
-                let port = RedirectPort(publicPort: tls.publicPort)
-                http = HTTPServer(
-                    configuration: base, logger: httpLogger, responder: ServingSetResponder(slot: slot, redirect: port), completionObserver: observer)
-                redirect = port
-            }
+            https = HTTPServer(configuration: secure, logger: httpsLogger, counters: secureCounters, responder: direct, completionObserver: observer)
+            http =
+                tls.plainHTTP == .off
+                ? nil : HTTPServer(configuration: base, logger: httpLogger, counters: plainCounters, responder: plain, completionObserver: observer)
         } else {
             https = nil
-            redirect = nil
-            http = HTTPServer(configuration: base, logger: httpLogger, responder: direct, completionObserver: observer)
+            http = HTTPServer(configuration: base, logger: httpLogger, counters: plainCounters, responder: direct, completionObserver: observer)
         }
         self.listeners = [http, https].compactMap { $0 }
-        // The listeners own the responder, which owns `health`: health must not own the listeners
-        // back, or a stopped server could never be freed. It reads them through weak references.
-        health.attach { [weak plain = http, weak secure = https] in
-            [plain, secure].compactMap { $0 }.map(\.statistics).reduce(.zero, +)
-        }
-        // Likewise the CDN check reads the hosts through the slot, never through the server.
-        let watch = CDNWatch(targets: { [weak slot] in slot.map { CDNTargets.all(in: $0.set.configuration).targets } ?? [] }, logger: logger)
-        cdnWatch = watch
-        health.attach(cdnCheck: { [weak watch] in watch?.healthSection })
-        self.health = health
         warnAboutSignedFiles(in: configuration)
+    }
+
+    /// Answers `request` in this process, as a listener would, and reports the finished exchange to
+    /// the metrics and the hit log as if its answer had been sent in full: the whole serving path
+    /// but the socket, for tests that check what linkhost answers and logs in milliseconds.
+    /// `overTLS` picks the HTTPS listener's answer (the plain one redirects pages when HTTPS is on).
+    package func answer(_ request: HTTPRequest, overTLS: Bool = false) -> HTTPResponse {
+        let answered = (overTLS ? secureResponder : plainResponder).respond(to: request)
+        let response = answered.response
+        observer(HTTPExchange(request: request, status: response.status, bodySize: request.method == "HEAD" ? 0 : response.body.count), answered.annotation)
+        return response
     }
 
     /// AASA040 for each site whose `aasa.file` is signed: the JSON inside is served, but the file
@@ -139,7 +165,7 @@ public final class LinkhostServer: Sendable {
             https?.stop()
             throw error
         }
-        cdnWatch.restart(with: startConfiguration.server.cdnCheck)
+        cdnWatch.restart(with: startConfiguration.server.cdnCheck, targets: CDNTargets.all(in: startConfiguration).targets)
     }
 
     /// Reads the configuration again from `source` and serves it (see `reload(_:)`).
@@ -175,7 +201,7 @@ public final class LinkhostServer: Sendable {
                 do {
                     set = try ServingSet(
                         configuration: requested.keepingRestartSettings(of: startConfiguration), ingestKeys: ingestKeys, limiter: ingestLimiter,
-                        health: health, generation: generation + 1)
+                        health: health, generation: generation + 1, clientClasses: clientClasses)
                 } catch {
                     // Templates, page strings and static files are the public folder's.
                     throw ReloadFailure(
@@ -203,8 +229,9 @@ public final class LinkhostServer: Sendable {
         log(outcome)
         if outcome.succeeded {
             let settings = configuration.server.cdnCheck
-            if !outcome.changedAASA.isEmpty || settings != cdnWatch.status?.settings {
-                cdnWatch.restart(with: settings)
+            let targets = CDNTargets.all(in: configuration).targets
+            if !outcome.changedAASA.isEmpty || settings != cdnWatch.status?.settings || targets.map(\.host) != cdnWatch.targets.map(\.host) {
+                cdnWatch.restart(with: settings, targets: targets)
             }
         }
         return outcome

@@ -12,19 +12,21 @@ struct RedirectingResponder: HTTPResponder {
     /// The HTTPS port clients reach; left out of URLs when it is 443.
     let httpsPort: Int
 
-    func respond(to request: HTTPRequest) -> AnnotatedResponse<HitAnnotation> {
+    func respond(to request: HTTPRequest) -> AnnotatedResponse<ServedRequest> {
+        let endpoint = PublicEndpoint(path: request.path)
         // Reports carry the ingest key and invite codes: over HTTPS only, never redirected (a
         // redirected POST would already have sent them in clear).
-        if IngestEndpoints.paths.contains(request.path) {
-            let problem = IngestProblem(status: 403, code: "https_required", detail: "send reports over HTTPS; this server takes them on its HTTPS port only")
-            return AnnotatedResponse(
-                problem.response(commonHeaders: inner.commonHeaders), annotation: HitAnnotation(kind: .rejected, logged: false, rejection: problem.code))
+        if endpoint.isReport {
+            let problem = HTTPProblem.httpsRequired
+            var served = ServedRequest(endpoint: endpoint, kind: .rejected)
+            served.logged = false
+            served.rejection = problem.code
+            return AnnotatedResponse(problem.response(commonHeaders: inner.commonHeaders), annotation: served)
         }
-        guard request.method == "GET" || request.method == "HEAD", request.path != "/healthz",
-            !LinkhostResponder.aasaPaths.contains(request.path), request.path != LinkhostResponder.assetLinksPath,
+        guard request.method == "GET" || request.method == "HEAD", endpoint == .page || endpoint == .staticFile,
             let site = inner.directory.site(forHost: request.hostName)
         else {
-            return inner.respond(to: request)
+            return inner.respond(to: request, endpoint: endpoint)
         }
         let configuration = site.configuration
         let host = request.hostName.flatMap { configuration.lists(host: $0) ? $0 : nil } ?? configuration.primaryHost
@@ -34,6 +36,6 @@ struct RedirectingResponder: HTTPResponder {
         inner.commonHeaders.apply(to: &headers)
         return AnnotatedResponse(
             HTTPResponse(status: 308, headers: headers, body: Array("Moved to \(location)\n".utf8)),
-            annotation: HitAnnotation(kind: .redirect, siteID: configuration.id))
+            annotation: ServedRequest(endpoint: endpoint, kind: .redirect, site: site))
     }
 }

@@ -44,24 +44,26 @@ struct IngestPartsTests {
     @Test func theBucketRefillsAtItsRateAndSaysHowLongToWait() {
         let limiter = TokenBucketLimiter()
         let limit = IngestRateLimit(burst: 2, perSecond: 4)
-        let second: UInt64 = 1_000_000_000
-        #expect(limiter.take("a", limit: limit, now: 10 * second) == .allowed)
-        #expect(limiter.take("a", limit: limit, now: 10 * second) == .allowed)
-        #expect(limiter.take("a", limit: limit, now: 10 * second) == .limited(retryAfterSeconds: 1))
+        let start = ContinuousClock.now
+        let later = start + .seconds(10)
+        #expect(limiter.take("a", limit: limit, now: later) == .allowed)
+        #expect(limiter.take("a", limit: limit, now: later) == .allowed)
+        #expect(limiter.take("a", limit: limit, now: later) == .limited(retryAfterSeconds: 1))
         // Another network has a bucket of its own.
-        #expect(limiter.take("b", limit: limit, now: 10 * second) == .allowed)
+        #expect(limiter.take("b", limit: limit, now: later) == .allowed)
         // A quarter second later one token is back (4 a second), and only one.
-        #expect(limiter.take("a", limit: limit, now: 10 * second + second / 4) == .allowed)
-        #expect(limiter.take("a", limit: limit, now: 10 * second + second / 4) != .allowed)
+        #expect(limiter.take("a", limit: limit, now: later + .milliseconds(250)) == .allowed)
+        #expect(limiter.take("a", limit: limit, now: later + .milliseconds(250)) != .allowed)
         let slow = IngestRateLimit(burst: 1, perSecond: 1)
-        #expect(limiter.take("c", limit: slow, now: 0) == .allowed)
-        #expect(limiter.take("c", limit: slow, now: second / 10) == .limited(retryAfterSeconds: 1))
+        #expect(limiter.take("c", limit: slow, now: start) == .allowed)
+        #expect(limiter.take("c", limit: slow, now: start + .milliseconds(100)) == .limited(retryAfterSeconds: 1))
     }
 
     @Test func theTableOfBucketsStaysBounded() {
         let limiter = TokenBucketLimiter(maximumKeys: 100)
         let limit = IngestRateLimit(burst: 5, perSecond: 1)
-        for index in 0..<10_000 { _ = limiter.take("network-\(index)", limit: limit, now: 1_000) }
+        let now = ContinuousClock.now
+        for index in 0..<10_000 { _ = limiter.take("network-\(index)", limit: limit, now: now) }
         #expect(limiter.count <= 100)
     }
 

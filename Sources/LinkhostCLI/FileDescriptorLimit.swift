@@ -1,7 +1,7 @@
 import Glibc
 
 /// Every connection is a file descriptor; the usual soft limit (1024) is below the default
-/// connection limit, so the server raises its soft limit to the hard one before listening.
+/// connection limit, so `serve` raises its soft limit to the hard one before listening.
 enum FileDescriptorLimit {
     static func raiseSoftLimitToHard() {
         var limit = rlimit()

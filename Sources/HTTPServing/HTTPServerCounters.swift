@@ -1,3 +1,27 @@
+import Synchronization
+
+/// A server's live counters, made before the server so that whoever reports them (a health page)
+/// can hold them from the start instead of being wired to the server afterwards. Updated with
+/// relaxed atomics by libmicrohttpd's threads; read as an `HTTPServerStatistics` snapshot.
+public final class HTTPServerCounters: Sendable {
+    let inFlight = Atomic<Int>(0)
+    let sent = Atomic<Int>(0)
+    let cutShort = Atomic<Int>(0)
+    let connections = Atomic<Int>(0)
+
+    public init() {}
+
+    /// The counters now.
+    public var statistics: HTTPServerStatistics {
+        HTTPServerStatistics(
+            requestsInFlight: inFlight.load(ordering: .relaxed),
+            responsesSent: sent.load(ordering: .relaxed),
+            exchangesCutShort: cutShort.load(ordering: .relaxed),
+            openConnections: connections.load(ordering: .relaxed)
+        )
+    }
+}
+
 /// Counters a running server keeps, for health checks and tests.
 public struct HTTPServerStatistics: Sendable, Equatable {
     /// Requests whose responder has run and whose exchange has not ended yet.
@@ -8,14 +32,10 @@ public struct HTTPServerStatistics: Sendable, Equatable {
     public var exchangesCutShort: Int
     /// Connections open right now.
     public var openConnections: Int
-}
 
-extension HTTPServerStatistics {
     /// All counters at zero, as before a server starts.
     public static let zero = HTTPServerStatistics(requestsInFlight: 0, responsesSent: 0, exchangesCutShort: 0, openConnections: 0)
-}
 
-extension HTTPServerStatistics {
     /// The counters of two listeners together.
     public static func + (lhs: HTTPServerStatistics, rhs: HTTPServerStatistics) -> HTTPServerStatistics {
         HTTPServerStatistics(
