@@ -36,7 +36,7 @@ struct WriterCycleTests {
         #expect(queue.isEmpty)
     }
 
-    @Test("a new writer opens first, reports the open with a write of nothing, then sleeps until records come and writes them")
+    @Test("a new writer opens first, reports the open with a write of nothing, then waits for records and writes them")
     func startThenWrite() {
         let clock = ManualClock()
         var cycle = Self.cycle()
