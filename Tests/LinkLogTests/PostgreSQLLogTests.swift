@@ -137,7 +137,10 @@ struct PostgreSQLLogTests {
         #expect(writer.drain())
         server.stop()
         for index in 500..<1000 { writer.enqueue(Sample.record(at: Sample.baseTime + Int64(index))) }
-        #expect(!writer.drain(timeout: .milliseconds(500)))
+        // Waits for the failure to be reported rather than for a time; `drain` then does not claim
+        // the rows are written.
+        #expect(writer.waitForStatus(timeout: .seconds(30)) { $0.health == .failing })
+        #expect(!writer.drain(timeout: .zero))
         #expect(writer.status.health == .failing)
         try server.start()
         #expect(writer.drain(timeout: .seconds(30)))
@@ -147,13 +150,10 @@ struct PostgreSQLLogTests {
         #expect(try LogReader(database: database).stats(by: .kind) == [StatsRow(key: "fallback", hits: 1000)])
     }
 
-    /// Waits until the writer's status says it is healthy again (the spool replayed).
-    static func waitUntilHealthy(_ writer: LogWriter, seconds: Int = 60) -> Bool {
-        for _ in 0..<(seconds * 20) {
-            if writer.status.isHealthy && writer.status.pending == 0 { return true }
-            usleep(50_000)
-        }
-        return false
+    /// Waits until the writer's status says it is healthy again (the spool replayed), woken by each
+    /// turn of the writer.
+    static func waitUntilHealthy(_ writer: LogWriter) -> Bool {
+        writer.waitForStatus(timeout: .seconds(60)) { $0.isHealthy && $0.pending == 0 }
     }
 
     @Test("with the server down, batches go to the local spool (degraded, no password shown), survive a stop, and are replayed in order once it is back")
