@@ -17,6 +17,8 @@ public final class AdminServer: Sendable {
     public static let connectionLimit = 32
 
     private let http: HTTPServer
+    /// What the listener answers with, kept for `answer(_:)`.
+    private let responder: AdminResponder
     private let settings: AdminSettings
     private let secure: Bool
 
@@ -45,7 +47,14 @@ public final class AdminServer: Sendable {
             address: settings.listenAddress, port: settings.port, connectionLimit: Self.connectionLimit, perAddressConnectionLimit: 0,
             connectionTimeoutSeconds: 60, maximumBodySize: 4096, shutdownGraceSeconds: 5, threadPerConnection: true)
         if let tls { listener.tls = TLSCredentials(certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM) }
+        self.responder = responder
         http = HTTPServer(configuration: listener, logger: adminLogger, responder: responder)
+    }
+
+    /// Answers `request` in this process, as the listener would, without a socket: for tests of
+    /// what the admin listener answers (see `LinkhostServer.answer(_:overTLS:)`).
+    package func answer(_ request: HTTPRequest) -> HTTPResponse {
+        responder.respond(to: request).response
     }
 
     public func start() throws(HTTPServerError) { try http.start() }
