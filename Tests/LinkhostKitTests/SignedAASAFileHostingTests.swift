@@ -57,10 +57,9 @@ struct SignedAASAFileHostingTests {
 
         let log = CapturedLog()
         let server = try LinkhostServer(configuration: configuration, logger: Logger(label: "linkhost.test") { _ in log })
-        try server.start()
         defer { server.stop() }
         for aasaPath in AASAHostingTests.aasaPaths {
-            let response = try RawHTTPClient(port: server.port).request("GET", aasaPath, host: "example.com", headers: [("User-Agent", "AASA-Bot/1.0.0")])
+            let response = try server.inProcess.request("GET", aasaPath, host: "example.com", headers: [("User-Agent", "AASA-Bot/1.0.0")])
             expectServedExactly(response, Array(Self.json.utf8))
         }
         let warnings = log.lines.filter { $0.level == .warning }.map(\.message)
