@@ -26,7 +26,7 @@ struct DashboardBrowserTests {
             let encoded = payload.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
             _ = try harness.visit(
                 "/addfriend?code=SAFE1234&utm_campaign=\(encoded)&utm_source=\(encoded)", headers: [("Referer", "https://x.example/\(payload)")])
-            _ = try harness.request(port: harness.server.port, "/\(encoded)", host: "rowhni.com", headers: [("User-Agent", payload)])
+            _ = try harness.publicRequest("/\(encoded)", host: "rowhni.com", headers: [("User-Agent", payload)])
             sent += 2
         }
         try harness.waitForRows(sent)
