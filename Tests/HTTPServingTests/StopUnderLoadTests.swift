@@ -43,7 +43,9 @@ struct StopUnderLoadTests {
                     }
                 }.start()
             }
-            usleep(UInt32(5_000 + (round % 5) * 5_000))
+            // Stopped once the clients are being answered: a few answers in, a different moment of
+            // the clients' loop each round.
+            #expect(waitUntil { successes.load(ordering: .relaxed) > round % 5 }, "round \(round): no client was answered")
             server.stop()
             done.store(true, ordering: .relaxed)
             clients.wait()
