@@ -1,11 +1,11 @@
 import Foundation
 import Glibc
 
-/// A throwaway PostgreSQL server for a test: a cluster made by `initdb` in a temporary folder,
-/// started with `pg_ctl` on a free port of 127.0.0.1 with a password (scram-sha-256), stopped (by
-/// its process id) and removed when the value goes away. `initdb` refuses to run as root, so as
-/// root the cluster belongs to the `postgres` user that Debian's package creates and the commands
-/// run through `runuser`.
+/// A throwaway PostgreSQL server for a test: a cluster made by `initdb` in a temporary folder (the
+/// next one is made ahead, while the test runs: `ClusterSupply`), started with `pg_ctl` on a free
+/// port of 127.0.0.1 with a password (scram-sha-256), stopped (by its process id) and removed when
+/// the value goes away. `initdb` refuses to run as root, so as root the cluster belongs to the
+/// `postgres` user that Debian's package creates and the commands run through `runuser`.
 public final class TemporaryPostgreSQL: Sendable {
     /// Why a cluster cannot be made here.
     public struct Unavailable: Error, CustomStringConvertible {
@@ -35,17 +35,25 @@ public final class TemporaryPostgreSQL: Sendable {
         ProcessInfo.processInfo.environment["CI"] != "true" && binariesFolder == nil
     }
 
-    /// Makes and starts a cluster.
+    /// Makes (or takes the one made ahead) and starts a cluster.
     public init() throws {
         guard let binaries = Self.binariesFolder else {
             throw Unavailable(description: "PostgreSQL is not installed (apt-get install postgresql)")
         }
         self.binaries = binaries
         owner = geteuid() == 0 ? "postgres" : nil
-        folder = try TemporaryDirectory("linkhost-postgresql")
-        password = (0..<4).map { _ in String(UInt32.random(in: .min ... .max), radix: 16) }.joined()
+        let cluster = try ClusterSupply.shared.take { [owner] folder in try Self.makeCluster(in: folder, binaries: binaries, owner: owner) }
+        folder = cluster.folder
+        password = cluster.password
         port = try FreePort.find()
         url = "postgresql://linkhost:\(password)@127.0.0.1:\(port)/postgres"
+        try start()
+    }
+
+    /// A new cluster in `folder` (its data directory in `data`) and its password: `initdb` without
+    /// waiting for the disk (`--no-sync`: a throwaway cluster need not survive a crash of the machine).
+    private static func makeCluster(in folder: TemporaryDirectory, binaries: String, owner: String?) throws -> ClusterSupply.Cluster {
+        let password = (0..<4).map { _ in String(UInt32.random(in: .min ... .max), radix: 16) }.joined()
         try folder.write("password", password + "\n")
         if let owner {
             guard let account = getpwnam(owner) else { throw Unavailable(description: "there is no \(owner) user to run PostgreSQL as root") }
@@ -62,9 +70,13 @@ public final class TemporaryPostgreSQL: Sendable {
             for path in [folder.path, folder.path + "/password"] { chown(path, account.pointee.pw_uid, account.pointee.pw_gid) }
         }
         let made = try run(
-            "initdb", ["-D", dataDirectory, "-U", "linkhost", "--auth=scram-sha-256", "--pwfile=\(folder.path)/password", "-E", "UTF8", "--locale=C"])
+            binaries, owner, "initdb",
+            [
+                "-D", folder.path + "/data", "-U", "linkhost", "--auth=scram-sha-256", "--pwfile=\(folder.path)/password", "-E", "UTF8", "--locale=C",
+                "--no-sync",
+            ])
         guard made.status == 0 else { throw Unavailable(description: "initdb failed: \(made.error)") }
-        try start()
+        return ClusterSupply.Cluster(folder: folder, password: password)
     }
 
     deinit {
@@ -103,6 +115,12 @@ public final class TemporaryPostgreSQL: Sendable {
 
     /// Runs one of the server's programs, as the cluster's owner.
     private func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        try Self.run(binaries, owner, program, arguments)
+    }
+
+    private static func run(_ binaries: String, _ owner: String?, _ program: String, _ arguments: [String]) throws -> (
+        status: Int32, output: String, error: String
+    ) {
         if let owner {
             return try ChildProcess.run("/usr/sbin/runuser", ["-u", owner, "--", "\(binaries)/\(program)"] + arguments, timeoutSeconds: 120)
         }
