@@ -28,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C bridges: libmicrohttpd, SQLite, libpq, libqrencode and zlib, each a module map with a shim.h
@@ -75,7 +78,11 @@ let package = Package(
         // JSON that keeps key order, finds duplicate keys and says where a syntax error is.
         .target(name: "OrderedJSON", swiftSettings: strictness),
         // Apple's AASA format: lenient parsing of every shape, Apple-exact URL matching, validation.
-        .target(name: "AASAKit", dependencies: ["OrderedJSON", "PercentCoding"], swiftSettings: strictness),
+        .target(
+            name: "AASAKit",
+            dependencies: ["OrderedJSON", "PercentCoding", .product(name: "SwiftASN1", package: "swift-asn1")],
+            swiftSettings: strictness
+        ),
         // Android's assetlinks.json (Digital Asset Links): generation, fingerprint and package checks,
         // validation with stable codes.
         .target(name: "AssetLinks", dependencies: ["OrderedJSON"], swiftSettings: strictness),
@@ -136,6 +143,7 @@ let package = Package(
                 "LinkLogDatabases",
                 "LinkRules",
                 "PercentCoding",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
@@ -153,9 +161,11 @@ let package = Package(
                 "LinkRules",
                 "OrderedJSON",
                 "PercentCoding",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strictness
         ),
@@ -239,7 +249,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkhostAdminTests",
-            dependencies: ["LinkhostAdmin", "LinkhostKit", "LinkLog", "LinkLogSQLite", "HTTPServing", "OrderedJSON", "TestSupport"],
+            dependencies: ["CDNCheck", "LinkhostAdmin", "LinkhostKit", "LinkLog", "LinkLogSQLite", "HTTPServing", "OrderedJSON", "TestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -1,8 +1,10 @@
+import OrderedJSON
+
 /// Stable identifiers of everything `linkhost check` reports about an assetlinks.json file.
 ///
 /// The raw value (`AL001`…) never changes meaning once released; retired codes are not reused.
 /// Grouped like the AASA codes: 00x the file, 01x statements, 02x Android app targets, 03x web targets.
-public enum AssetLinksValidationCode: String, CaseIterable, Sendable, Hashable, Comparable {
+public enum AssetLinksValidationCode: String, CaseIterable, Sendable, Hashable, Comparable, FindingCode {
     /// The bytes are not JSON; Android's verifier fails the site.
     case notJSON = "AL001"
     /// Valid JSON, but the top level is not an array of statements.

@@ -59,12 +59,20 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
-    /// ASCII case-insensitive comparison of two header names.
+    /// ASCII case-insensitive comparison of two header names. Runs for every field of every lookup,
+    /// so it compares the contiguous UTF-8 bytes directly (native strings always have them).
     public static func namesMatch(_ lhs: String, _ rhs: String) -> Bool {
-        let left = lhs.utf8
-        let right = rhs.utf8
-        guard left.count == right.count else { return false }
-        for (a, b) in zip(left, right) where a != b {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                for index in 0..<left.count where left[index] != right[index] {
+                    guard lowercased(left[index]) == lowercased(right[index]) else { return false }
+                }
+                return true
+            }
+        }
+        if let compared = compared ?? nil { return compared }
+        for (a, b) in zip(lhs.utf8, rhs.utf8) where a != b {
             guard lowercased(a) == lowercased(b) else { return false }
         }
         return true

@@ -18,6 +18,19 @@ public final class PreparedResponse: @unchecked Sendable {
         try self.init(status: status, headers: headers, body: body, handleBody: body)
     }
 
+    /// Like `init(status:headers:body:)` for headers that `check(_:)` already passed: a page made
+    /// for every new link carries the same fixed headers, checked once when the site was set up.
+    package convenience init(status: Int, checkedHeaders headers: HTTPHeaders, body: [UInt8]) throws(HTTPServerError) {
+        try self.init(status: status, headers: headers, body: body, handleBody: body, checked: true)
+    }
+
+    /// Throws when a header field has characters not allowed in HTTP.
+    package static func check(_ headers: HTTPHeaders) throws(HTTPServerError) {
+        for field in headers where !HeaderFieldRules.isValid(name: field.name, value: field.value) {
+            throw HTTPServerError.invalidResponse("header field \(field.name) has characters not allowed in HTTP")
+        }
+    }
+
     /// The 304 twin of this response, carrying `headers` (ETag, Cache-Control ...).
     ///
     /// RFC 9110 §8.6 allows a 304 to carry Content-Length only with the length the 200 would have
@@ -27,13 +40,11 @@ public final class PreparedResponse: @unchecked Sendable {
         try PreparedResponse(status: 304, headers: headers, body: [], handleBody: body)
     }
 
-    private init(status: Int, headers: HTTPHeaders, body: [UInt8], handleBody: [UInt8]) throws(HTTPServerError) {
+    private init(status: Int, headers: HTTPHeaders, body: [UInt8], handleBody: [UInt8], checked: Bool = false) throws(HTTPServerError) {
         guard (100...599).contains(status) else {
             throw HTTPServerError.invalidResponse("status \(status) is outside 100...599")
         }
-        for field in headers where !HeaderFieldRules.isValid(name: field.name, value: field.value) {
-            throw HTTPServerError.invalidResponse("header field \(field.name) has characters not allowed in HTTP")
-        }
+        if !checked { try Self.check(headers) }
         guard let handle = ResponseBuilder.makeHandle(body: handleBody, headers: headers) else {
             throw HTTPServerError.invalidResponse("libmicrohttpd could not build the response")
         }

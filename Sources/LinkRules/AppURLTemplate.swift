@@ -14,6 +14,10 @@ public struct AppURLTemplate: Sendable, Equatable, CustomStringConvertible {
     public let scheme: String
     let base: String
     let queryItems: [(name: String, value: String?)]
+    /// Placeholders before the query: their values must always exist.
+    public let requiredPlaceholders: [String]
+    /// Each query item's placeholders (value and name): the item is left out when one lacks a value.
+    private let itemPlaceholders: [[String]]
 
     public static func == (lhs: AppURLTemplate, rhs: AppURLTemplate) -> Bool { lhs.text == rhs.text }
 
@@ -50,10 +54,9 @@ public struct AppURLTemplate: Sendable, Equatable, CustomStringConvertible {
         self.scheme = scheme
         self.base = base
         self.queryItems = queryItems
+        requiredPlaceholders = TextTemplate.placeholders(in: base)
+        itemPlaceholders = queryItems.map { TextTemplate.placeholders(in: $0.1 ?? "") + TextTemplate.placeholders(in: $0.0) }
     }
-
-    /// Placeholders before the query: their values must always exist.
-    public var requiredPlaceholders: [String] { TextTemplate.placeholders(in: base) }
 
     /// All placeholders.
     public var placeholders: [String] { TextTemplate.placeholders(in: text) }
@@ -66,8 +69,7 @@ public struct AppURLTemplate: Sendable, Equatable, CustomStringConvertible {
         for name in requiredPlaceholders where (values[name] ?? "").isEmpty { return nil }
         var url = TextTemplate.fill(base, with: encoded)
         var query: [String] = []
-        for item in queryItems {
-            let names = TextTemplate.placeholders(in: item.value ?? "") + TextTemplate.placeholders(in: item.name)
+        for (item, names) in zip(queryItems, itemPlaceholders) {
             if names.contains(where: { (values[$0] ?? "").isEmpty }) { continue }
             let name = TextTemplate.fill(item.name, with: encoded)
             query.append(item.value.map { name + "=" + TextTemplate.fill($0, with: encoded) } ?? name)

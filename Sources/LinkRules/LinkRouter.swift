@@ -17,10 +17,13 @@ public struct LinkRouter: Sendable {
     public let rules: [LinkRule]
     /// Optional query parameters any rule passes on to the app URL when present and valid.
     public let passThrough: [LinkParameter]
+    /// Each rule's query parameters, worked out once (routing runs for every new link).
+    private let queryParameters: [[LinkParameter]]
 
     public init(rules: [LinkRule], passThrough: [LinkParameter] = []) {
         self.rules = rules
         self.passThrough = passThrough
+        queryParameters = rules.map(\.queryParameters)
     }
 
     /// The rule named `name`.
@@ -35,9 +38,9 @@ public struct LinkRouter: Sendable {
     /// needs the items for more than routing splits the query once).
     public func route(rawPath: String, query: [(name: String, value: String)]) -> RouteResult {
         var closest: (rule: LinkRule, unmet: Int, problem: LinkProblem, captures: [String: String])?
-        for rule in rules {
+        for (index, rule) in rules.enumerated() {
             guard let rawCaptures = rule.path.match(rawPath: rawPath, caseSensitive: rule.caseSensitive) else { continue }
-            let unmet = unmetConstraints(of: rule, in: query)
+            let unmet = unmetConstraints(of: rule, queryParameters: queryParameters[index], in: query)
             if let first = unmet.first {
                 if closest == nil || unmet.count < closest!.unmet {
                     closest = (rule, unmet.count, first, rawCaptures)
@@ -56,31 +59,44 @@ public struct LinkRouter: Sendable {
         return QueryString(rawQuery, decoding: .asWritten).map { ($0.name, $0.value ?? "") }
     }
 
-    /// The raw values of the items named `name` (names compared without case for case-insensitive rules).
-    private static func values(of name: String, in query: [(name: String, value: String)], caseSensitive: Bool) -> [String] {
-        caseSensitive
-            ? query.filter { $0.name == name }.map(\.value)
-            : query.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+    /// Whether a query item's name is `name` (without case for case-insensitive rules).
+    private static func named(_ item: (name: String, value: String), _ name: String, caseSensitive: Bool) -> Bool {
+        caseSensitive ? item.name == name : item.name.lowercased() == name.lowercased()
     }
 
-    /// The AASA-level constraints the query does not meet, as problems, in parameter order.
-    private func unmetConstraints(of rule: LinkRule, in query: [(name: String, value: String)]) -> [LinkProblem] {
+    /// The AASA-level constraints the query does not meet, as problems, in parameter order. Runs for
+    /// every rule whose path matches a new link, so it looks at the items in place, copying nothing.
+    private func unmetConstraints(of rule: LinkRule, queryParameters: [LinkParameter], in query: [(name: String, value: String)]) -> [LinkProblem] {
         var unmet: [LinkProblem] = []
-        for parameter in rule.queryParameters {
-            let values = Self.values(of: parameter.name, in: query, caseSensitive: rule.caseSensitive)
+        let caseSensitive = rule.caseSensitive
+        for parameter in queryParameters {
+            let name = parameter.name
             switch parameter.constraint {
             case .fixed(let expected):
-                let equal: (String) -> Bool = rule.caseSensitive ? { $0 == expected } : { $0.lowercased() == expected.lowercased() }
-                if values.isEmpty {
-                    unmet.append(.missing(parameter: parameter.name))
-                } else if !values.allSatisfy(equal) {
-                    unmet.append(.wrongValue(parameter: parameter.name, expected: expected))
+                var found = false
+                var allEqual = true
+                for item in query where Self.named(item, name, caseSensitive: caseSensitive) {
+                    found = true
+                    if caseSensitive ? item.value != expected : item.value.lowercased() != expected.lowercased() { allEqual = false }
+                }
+                if !found {
+                    unmet.append(.missing(parameter: name))
+                } else if !allEqual {
+                    unmet.append(.wrongValue(parameter: name, expected: expected))
                 }
             case .absent:
-                if !values.allSatisfy(\.isEmpty) { unmet.append(.unexpected(parameter: parameter.name)) }
+                if query.contains(where: { Self.named($0, name, caseSensitive: caseSensitive) && !$0.value.isEmpty }) {
+                    unmet.append(.unexpected(parameter: name))
+                }
             case .typed(_, let required):
-                if required && (values.isEmpty || values.contains(where: \.isEmpty)) {
-                    unmet.append(.missing(parameter: parameter.name))
+                if required {
+                    var found = false
+                    var anyEmpty = false
+                    for item in query where Self.named(item, name, caseSensitive: caseSensitive) {
+                        found = true
+                        if item.value.isEmpty { anyEmpty = true }
+                    }
+                    if !found || anyEmpty { unmet.append(.missing(parameter: name)) }
                 }
             }
         }
@@ -101,9 +117,14 @@ public struct LinkRouter: Sendable {
                 }
                 values[parameter.name] = decoded
             case .query:
-                let given = Self.values(of: parameter.name, in: query, caseSensitive: rule.caseSensitive).filter { !$0.isEmpty }
-                guard let first = given.first else { continue }
-                if given.contains(where: { $0 != first }) { return .badLink(rule: rule, problem: .repeated(parameter: parameter.name), captures: rawCaptures) }
+                // The first non-empty value; another, different one makes the link ambiguous.
+                var first: String?
+                var repeated = false
+                for item in query where !item.value.isEmpty && Self.named(item, parameter.name, caseSensitive: rule.caseSensitive) {
+                    if let first { repeated = repeated || item.value != first } else { first = item.value }
+                }
+                guard let first else { continue }
+                if repeated { return .badLink(rule: rule, problem: .repeated(parameter: parameter.name), captures: rawCaptures) }
                 if case .fixed(let value) = parameter.constraint {
                     values[parameter.name] = value
                     continue

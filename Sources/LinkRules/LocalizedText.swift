@@ -28,35 +28,41 @@ public struct LocalizedText: Sendable, Equatable {
 
 /// Fills `{name}` placeholders in plain text. The result is plain text: escaping for HTML is the
 /// template engine's job where the text lands.
+///
+/// It runs for every page and app URL a request makes, so it scans UTF-8 bytes: `{` and `}` are
+/// ASCII and never part of another character's encoding, and going by `Character` (grapheme
+/// clusters) cost more than the rest of the page.
 public enum TextTemplate {
     /// `text` with each `{name}` replaced by `values[name]`; unknown names stay as written.
     public static func fill(_ text: String, with values: [String: String]) -> String {
+        let utf8 = text.utf8
+        guard var open = utf8.firstIndex(of: UInt8(ascii: "{")) else { return text }
         var result = ""
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "{") {
-            result += rest[..<open]
-            let afterOpen = rest.index(after: open)
-            guard let close = rest[afterOpen...].firstIndex(of: "}") else {
-                result += rest[open...]
-                return result
-            }
-            let name = String(rest[afterOpen..<close])
-            result += values[name] ?? "{\(name)}"
-            rest = rest[rest.index(after: close)...]
+        var start = utf8.startIndex
+        while true {
+            let afterOpen = utf8.index(after: open)
+            guard let close = utf8[afterOpen...].firstIndex(of: UInt8(ascii: "}")) else { break }
+            result += text[start..<open]
+            let name = text[afterOpen..<close]
+            if let value = values[String(name)] { result += value } else { result += text[open...close] }
+            start = utf8.index(after: close)
+            guard let next = utf8[start...].firstIndex(of: UInt8(ascii: "{")) else { break }
+            open = next
         }
-        result += rest
+        result += text[start...]
         return result
     }
 
     /// The `{name}` placeholders in `text`.
     public static func placeholders(in text: String) -> [String] {
+        let utf8 = text.utf8
         var names: [String] = []
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "{") {
-            let afterOpen = rest.index(after: open)
-            guard let close = rest[afterOpen...].firstIndex(of: "}") else { break }
-            names.append(String(rest[afterOpen..<close]))
-            rest = rest[rest.index(after: close)...]
+        var start = utf8.startIndex
+        while let open = utf8[start...].firstIndex(of: UInt8(ascii: "{")) {
+            let afterOpen = utf8.index(after: open)
+            guard let close = utf8[afterOpen...].firstIndex(of: UInt8(ascii: "}")) else { break }
+            names.append(String(text[afterOpen..<close]))
+            start = utf8.index(after: close)
         }
         return names
     }

@@ -9,7 +9,7 @@ import PercentCoding
 /// - a placeholder takes one or more characters of any kind, `/` included, as `?*` does; its type
 ///   then decides whether the value is acceptable (a bad value is a broken link, not a 404);
 /// - a run of leading slashes counts as one and trailing slashes do not count, on both sides
-///   (spec §3.10), and an empty path is `/`.
+///   (as `swcutil` reads AASA paths), and an empty path is `/`.
 public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
     enum Piece: Sendable, Equatable {
         case literal([UInt8])
@@ -79,6 +79,13 @@ public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
 
     /// The placeholder values (still percent-encoded) when `rawPath` matches, else `nil`.
     public func match(rawPath: String, caseSensitive: Bool = true) -> [String: String]? {
+        // A path without placeholders (most rules: `/showthread.php`, `/addfriend`) is one literal:
+        // compared in place, without copying the path or making a dictionary, as every rule whose
+        // query may match is tried for every new link.
+        if pieces.count == 1, case .literal(let literal) = pieces[0] {
+            var text = rawPath
+            return text.withUTF8 { bytes in Self.normalizedEquals(bytes, literal, caseSensitive: caseSensitive) } ? [:] : nil
+        }
         let original = Self.normalized(Array(rawPath.utf8))
         var path = original
         var pieces = self.pieces
@@ -143,6 +150,21 @@ public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
             }
             return false
         }
+    }
+
+    /// Whether `bytes`, normalized (see `normalized`), are `literal` (itself normalized).
+    private static func normalizedEquals(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: [UInt8], caseSensitive: Bool) -> Bool {
+        var start = 0
+        while start + 1 < bytes.count, bytes[start] == UInt8(ascii: "/"), bytes[start + 1] == UInt8(ascii: "/") { start += 1 }
+        var end = bytes.count
+        while end > start + 1, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        if start == end { return literal == [UInt8(ascii: "/")] }
+        guard end - start == literal.count else { return false }
+        for offset in 0..<literal.count {
+            let byte = bytes[start + offset]
+            if (caseSensitive ? byte : lowercased(byte)) != (caseSensitive ? literal[offset] : lowercased(literal[offset])) { return false }
+        }
+        return true
     }
 
     /// One leading slash, no trailing slashes, `/` when empty.

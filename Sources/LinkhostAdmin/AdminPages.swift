@@ -8,14 +8,17 @@ import OrderedJSON
 /// a missing or broken file stops the server with its name instead of failing a page later.
 struct AdminPages: Sendable {
     static let languages = ["en", "de"]
-    static let requiredKeys = [
-        "login_title", "token_label", "login_button", "login_hint", "login_wrong", "login_limited", "login_needed", "dashboard_title", "logout",
-        "since", "until", "now", "site", "all", "rule", "campaign", "apply", "range", "views", "app_opens", "aasa_fetches", "chart_title",
-        "chart_label", "funnel_title", "funnel_views", "funnel_open_clicks", "funnel_store_clicks", "funnel_copies", "funnel_app_opens",
-        "funnel_opens_after_view", "top_campaigns", "top_sources", "top_rules", "top_clients", "recent_title", "export_csv", "export_ndjson",
-        "none_yet", "col_time", "col_kind", "col_status", "col_host", "col_path", "col_campaign", "col_source", "col_client", "col_referrer",
-        "col_agent", "rendered_in", "bad_filter",
-    ]
+    static let requiredKeys =
+        [
+            "login_title", "token_label", "login_button", "login_hint", "login_wrong", "login_limited", "login_needed", "dashboard_title",
+            "logout", "since", "until", "now", "site", "all", "kind", "rule", "campaign", "apply", "range", "views", "app_opens", "aasa_fetches",
+            "chart_title", "chart_label", "month_names", "funnel_title", "funnel_views", "funnel_open_clicks", "funnel_store_clicks",
+            "funnel_copies", "funnel_app_opens", "funnel_opens_after_view", "top_campaigns", "top_sources", "top_rules", "top_clients",
+            "none_value", "recent_title", "show_whole", "export_csv", "export_ndjson", "none_yet", "col_time", "col_kind", "col_status",
+            "col_link", "col_campaign", "col_source", "col_client", "col_referrer", "col_agent", "rendered_in", "bad_filter", "digit_group", "decimal_mark",
+        ] + ([Dashboard.everyKind] + Dashboard.kindChoices.map(\.rawValue)).map { "kind_" + $0 }
+    /// The page templates, and `value`, the partial that shows one logged value in a cell.
+    static let templates = ["login", "dashboard", "value"]
 
     private let library: MustacheLibrary
     private let strings: [String: [String: String]]
@@ -25,7 +28,7 @@ struct AdminPages: Sendable {
 
     init(folder: String) throws(AdminSetupError) {
         var library = MustacheLibrary()
-        for name in ["login", "dashboard"] {
+        for name in Self.templates {
             let path = folder + "/templates/\(name).mustache"
             guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
                 throw AdminSetupError("cannot read the admin template \(path)")
@@ -63,6 +66,15 @@ struct AdminPages: Sendable {
     /// One string with `{placeholders}` filled (plain text; the templates escape it).
     func text(_ key: String, _ language: String, _ values: [String: String] = [:]) -> String {
         TextTemplate.fill(strings(language)[key] ?? key, with: values)
+    }
+
+    /// The sign-in page. `prompt` says why it is shown and reads as plain text; `error` is a real
+    /// failure (a wrong token, too many tries) and is shown as an alert.
+    func loginPage(language: String, prompt: String? = nil, error: String? = nil) -> String {
+        var context: [String: Any] = ["lang": language, "s": strings(language)]
+        if let prompt { context["prompt"] = prompt }
+        if let error { context["error"] = error }
+        return render("login", context)
     }
 
     func render(_ template: String, _ context: [String: Any]) -> String {

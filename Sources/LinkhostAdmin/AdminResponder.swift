@@ -31,7 +31,7 @@ struct AdminResponder: HTTPResponder {
         case "/login":
             if request.method == "POST" { return logIn(request) }
             if isRead {
-                guard authenticator.isAuthenticated(request) else { return loginPage(request, status: 200, message: nil) }
+                guard authenticator.isAuthenticated(request) else { return loginPage(request, status: 200) }
                 var headers = AdminHeaders.html
                 headers.set("Location", "/")
                 return HTTPResponse(status: 303, headers: headers)
@@ -52,7 +52,7 @@ struct AdminResponder: HTTPResponder {
             authenticator.countRefusal()
             if machine { return HTTPProblem.adminUnauthorized.response() }
             let language = Dashboard.language(request)
-            return loginPage(request, status: 401, message: pages.text("login_needed", language))
+            return loginPage(request, status: 401, prompt: pages.text("login_needed", language))
         }
         guard isRead else { return machine ? HTTPProblem.readOnly(path).response() : methodNotAllowed("GET, HEAD") }
         switch path {
@@ -80,20 +80,18 @@ struct AdminResponder: HTTPResponder {
             return HTTPResponse(status: 303, headers: headers)
         case .refused:
             authenticator.countRefusal()
-            return loginPage(request, status: 401, message: pages.text("login_wrong", language))
+            return loginPage(request, status: 401, error: pages.text("login_wrong", language))
         case .limited(let seconds):
             authenticator.countRefusal()
-            var response = loginPage(request, status: 429, message: pages.text("login_limited", language, ["seconds": "\(seconds)"]))
+            var response = loginPage(request, status: 429, error: pages.text("login_limited", language, ["seconds": "\(seconds)"]))
             response.headers.set("Retry-After", "\(seconds)")
             return response
         }
     }
 
-    private func loginPage(_ request: HTTPRequest, status: Int, message: String?) -> HTTPResponse {
-        let language = Dashboard.language(request)
-        var context: [String: Any] = ["lang": language, "s": pages.strings(language)]
-        if let message { context["message"] = message }
-        return HTTPResponse(status: status, headers: AdminHeaders.html, body: Array(pages.render("login", context).utf8))
+    private func loginPage(_ request: HTTPRequest, status: Int, prompt: String? = nil, error: String? = nil) -> HTTPResponse {
+        let page = pages.loginPage(language: Dashboard.language(request), prompt: prompt, error: error)
+        return HTTPResponse(status: status, headers: AdminHeaders.html, body: Array(page.utf8))
     }
 
     private func methodNotAllowed(_ allowed: String) -> HTTPResponse {

@@ -23,7 +23,10 @@ public final class AdminServer: Sendable {
     private let secure: Bool
 
     /// Reads the admin files under `<public>/admin/`; throws with the file's name when one is unusable.
-    public init(server: LinkhostServer, token: AdminToken, logger: Logger = Logger(label: "linkhost.admin")) throws(AdminSetupError) {
+    /// - Parameter metrics: what `/metrics` shows: the registry whose factory `server` records into.
+    public init(
+        server: LinkhostServer, token: AdminToken, metrics: PrometheusMetrics, logger: Logger = Logger(label: "linkhost.admin")
+    ) throws(AdminSetupError) {
         let configuration = server.configuration
         settings = configuration.server.admin
         let folder = configuration.server.publicDirectory + "/admin"
@@ -42,7 +45,7 @@ public final class AdminServer: Sendable {
         let responder = AdminResponder(
             authenticator: authenticator, pages: pages, api: api,
             dashboard: Dashboard(api: api, pages: pages, siteIDs: configuration.sites.map(\.id)),
-            metrics: MetricsPage(server: server, authenticator: authenticator), openAPIDocument: Array(openAPI))
+            metrics: MetricsPage(metrics: metrics) { MetricsReadings(server: server, authenticator: authenticator) }, openAPIDocument: Array(openAPI))
         var listener = HTTPServerConfiguration(
             address: settings.listenAddress, port: settings.port, connectionLimit: Self.connectionLimit, perAddressConnectionLimit: 0,
             connectionTimeoutSeconds: 60, maximumBodySize: 4096, shutdownGraceSeconds: 5, threadPerConnection: true)

@@ -6,13 +6,33 @@ import LinkhostKit
 /// The dashboard at `/`: a filter form (plain GET), totals, a per-day chart of page views, app opens
 /// and AASA fetches, the funnel, the top campaigns, sources, rules and clients, and the last 50 hits,
 /// all rendered on the server from the rollups (and the hits for the last 50), in English or German.
+///
+/// The top lists and the last hits count one kind of hit, page views unless the form's `kind` says
+/// otherwise (`all` for every kind): a page view also fetches static files, and crawlers fetch the
+/// AASA file, so counting everything would bury the campaigns under rows no person caused. The
+/// totals, the chart and the funnel are per kind already and ignore it.
+///
 /// Every logged value is attacker-controlled, so every one goes through Mustache's HTML escaping
-/// (`{{…}}`); the one unescaped piece is the chart, which `DashboardChart` escapes itself.
+/// (`{{…}}`) after its control characters are made visible; the one unescaped piece is the chart,
+/// which `DashboardChart` escapes itself.
 struct Dashboard: Sendable {
     /// Without `since`, the last week.
     static let defaultSince = "7d"
+    /// Without `kind`, what a person means by a hit: a page view.
+    static let defaultKind = HitKind.fallback.rawValue
+    /// The `kind` value that counts every kind.
+    static let everyKind = "all"
+    /// The kinds in the form's order: the ones people ask about first.
+    static let kindChoices: [HitKind] = [
+        .fallback, .appOpen, .event, .aasa, .assetLinks, .staticFile, .health, .badLink, .notFound, .redirect, .methodNotAllowed, .unknownHost,
+        .rejected,
+    ]
     /// The chart has a point per day; longer ranges are cut to their last this many days.
     static let maximumChartDays = 400
+    /// Rows in the last-hits table.
+    static let recentRows = 50
+    /// Values longer than this many characters are cut in their cell and open in full on a click.
+    static let longValue = 12
 
     let api: LogAPI
     let pages: AdminPages
@@ -26,10 +46,15 @@ struct Dashboard: Sendable {
         ]
         var status = 200
         let values = Dictionary(request.queryItems.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+        let kind = values["kind"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultKind
         context["filter"] = [
             "since": values["since"] ?? Self.defaultSince, "until": values["until"] ?? "", "rule": values["rule"] ?? "",
             "campaign": values["utm-campaign"] ?? "",
         ]
+        context["kinds"] = ([Self.everyKind] + Self.kindChoices.map(\.rawValue)).map { value in
+            ["value": value, "label": pages.text("kind_" + value, language), "selected": value == kind] as [String: Any]
+        }
+        context["kindLabel"] = pages.text("kind_" + kind, language)
         context["sites"] = siteIDs.map { ["id": $0, "selected": values["site"] == $0] as [String: Any] }
         do {
             try fill(&context, request: request, language: language)
@@ -56,15 +81,24 @@ struct Dashboard: Sendable {
         // Empty form fields mean "no filter"; the form always sends them.
         var query = request.queryItems.filter { !($0.value ?? "").isEmpty && $0.name != "lang" }
         if !query.contains(where: { $0.name == "since" }) { query.append(HTTPQueryItem(name: "since", value: Self.defaultSince)) }
+        let kinds = query.filter { $0.name == "kind" }
+        if kinds.isEmpty {
+            query.append(HTTPQueryItem(name: "kind", value: Self.defaultKind))
+        } else if kinds.count == 1, let kind = kinds[0].value {
+            let allowed = [Self.everyKind] + Self.kindChoices.map(\.rawValue)
+            guard allowed.contains(kind) else {
+                throw HTTPProblem.badParameter("kind", "\"\(kind)\" is not a kind; allowed: \(allowed.joined(separator: ", "))")
+            }
+            if kind == Self.everyKind { query.removeAll { $0.name == "kind" } }
+        }
         let parameters = try LogQueryParameters.read(
-            query, extra: [],
-            refused: [
-                "kind": "the dashboard shows every kind; use /api/v1/stats?by=kind or /api/v1/hits?kind=…",
-                "limit": "the dashboard's tables have fixed sizes; use /api/v1/hits?limit=…",
-            ]
+            query, extra: [], refused: ["limit": "the dashboard's tables have fixed sizes; use /api/v1/hits?limit=…"]
         ).get()
         let now = LogRecord.currentTimeMilliseconds()
         let filter = try parameters.filter(now: now, maximumLimit: 1).get()
+        // The totals, the chart and the funnel count several kinds each, whatever the form's kind.
+        var everyKind = filter
+        everyKind.kind = nil
         let reader = try api.openReader()
         let since = filter.since ?? now
         let until = min(filter.until ?? now, now)
@@ -82,46 +116,60 @@ struct Dashboard: Sendable {
         var series: [DashboardChart.Series] = []
         var totals: [[String: Any]] = []
         for (name, kind, key) in [("views", HitKind.fallback, "views"), ("opens", HitKind.appOpen, "app_opens"), ("aasa", HitKind.aasa, "aasa_fetches")] {
-            var narrowed = filter
+            var narrowed = everyKind
             narrowed.kind = kind.rawValue
             var byDay: [String: Int] = [:]
             for row in try reader.stats(by: .day, narrowed) { byDay[row.key ?? ""] = row.hits }
             let label = pages.text(key, language)
             series.append(DashboardChart.Series(name: name, label: label, counts: days.map { byDay[$0] ?? 0 }))
-            totals.append(["series": name, "label": label, "value": byDay.values.reduce(0, +)])
+            totals.append(["series": name, "label": label, "value": grouped(byDay.values.reduce(0, +), language)])
         }
         context["totals"] = totals
-        context["chart"] = DashboardChart(days: days, series: series, title: pages.text("chart_label", language)).svg()
+        context["chart"] =
+            DashboardChart(
+                days: days, monthNames: pages.text("month_names", language).split(separator: " ").map(String.init), series: series,
+                title: pages.text("chart_label", language), countText: { grouped($0, language) }
+            ).svg()
 
         let funnel =
-            try reader.funnel(by: nil, filter).first ?? FunnelRow(key: nil, views: 0, openClicks: 0, storeClicks: 0, copies: 0, appOpens: 0, opensAfterView: 0)
-        func share(_ count: Int) -> String { funnel.views == 0 ? "" : String(format: "%.1f %%", Double(count) * 100 / Double(funnel.views)) }
-        context["funnel"] =
-            [
-                ["label": pages.text("funnel_views", language), "value": funnel.views, "share": ""],
-                ["label": pages.text("funnel_open_clicks", language), "value": funnel.openClicks, "share": share(funnel.openClicks)],
-                ["label": pages.text("funnel_store_clicks", language), "value": funnel.storeClicks, "share": share(funnel.storeClicks)],
-                ["label": pages.text("funnel_copies", language), "value": funnel.copies, "share": share(funnel.copies)],
-                ["label": pages.text("funnel_app_opens", language), "value": funnel.appOpens, "share": share(funnel.appOpens)],
-                ["label": pages.text("funnel_opens_after_view", language), "value": funnel.opensAfterView, "share": share(funnel.opensAfterView)],
-            ] as [[String: Any]]
+            try reader.funnel(by: nil, everyKind).first
+            ?? FunnelRow(key: nil, views: 0, openClicks: 0, storeClicks: 0, copies: 0, appOpens: 0, opensAfterView: 0)
+        // Each step after the first as a share of the views (none without views).
+        func step(_ key: String, _ count: Int, shared: Bool = true) -> [String: Any] {
+            var step: [String: Any] = ["label": pages.text(key, language), "value": grouped(count, language)]
+            if shared, funnel.views > 0 {
+                step["share"] = Self.percent(Double(count) * 100 / Double(funnel.views), decimalMark: pages.text("decimal_mark", language))
+            }
+            return step
+        }
+        context["funnel"] = [
+            step("funnel_views", funnel.views, shared: false), step("funnel_open_clicks", funnel.openClicks),
+            step("funnel_store_clicks", funnel.storeClicks), step("funnel_copies", funnel.copies), step("funnel_app_opens", funnel.appOpens),
+            step("funnel_opens_after_view", funnel.opensAfterView),
+        ]
 
         var tops: [[String: Any]] = []
         for (dimension, key) in [(StatsDimension.utmCampaign, "top_campaigns"), (.utmSource, "top_sources"), (.rule, "top_rules"), (.client, "top_clients")] {
             var top = filter
             top.limit = 10
-            let rows = try reader.stats(by: dimension, top).map { ["key": $0.key ?? StatsRow.noneKey, "hits": $0.hits] as [String: Any] }
+            let rows = try reader.stats(by: dimension, top).map { row -> [String: Any] in
+                let key: [String: Any] = row.key.map(Self.cell) ?? ["text": pages.text("none_value", language), "none": true]
+                return ["key": key, "hits": grouped(row.hits, language)]
+            }
             tops.append(["title": pages.text(key, language), "rows": rows])
         }
         context["tops"] = tops
 
         var recentFilter = filter
-        recentFilter.limit = 50
+        recentFilter.limit = Self.recentRows
         context["recent"] = try reader.rows(recentFilter).map { row -> [String: Any] in
-            [
-                "time": row.timeText.prefix(19).replacingOccurrences(of: "T", with: " "), "kind": row.kind, "status": row.status, "host": row.host,
-                "path": row.path, "campaign": row.utmCampaign ?? "", "source": row.utmSource ?? "", "client": row.clientClass ?? "",
-                "referrer": Self.cut(row.referrer ?? ""), "agent": Self.cut(row.userAgent ?? ""),
+            let kind = row.event.map { "\(row.kind) · \($0)" } ?? row.kind
+            return [
+                "time": row.timeText.prefix(19).replacingOccurrences(of: "T", with: " "), "kind": Self.cell(kind), "status": row.status,
+                "statusClass": row.status >= 400 ? "error" : "",
+                "link": Self.cell(row.host + row.path), "campaign": row.utmCampaign.map(Self.cell) ?? false,
+                "source": row.utmSource.map(Self.cell) ?? false, "client": row.clientClass.map(Self.cell) ?? false,
+                "referrer": row.referrer.map(Self.cell) ?? false, "agent": row.userAgent.map(Self.cell) ?? false,
             ]
         }
         let exportQuery = query.map { item in
@@ -131,6 +179,11 @@ struct Dashboard: Sendable {
         context["exportNDJSON"] = "/api/v1/hits?format=ndjson&" + exportQuery
     }
 
+    /// A count as `language` writes it.
+    private func grouped(_ count: Int, _ language: String) -> String {
+        Self.grouped(count, separator: pages.text("digit_group", language))
+    }
+
     private static let queryValueCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:")
 
     private static func floorDay(_ milliseconds: Int64) -> Int64 {
@@ -138,8 +191,27 @@ struct Dashboard: Sendable {
         return milliseconds >= 0 ? milliseconds / day : (milliseconds - day + 1) / day
     }
 
-    /// Long logged values are cut for the table (the export has them whole).
-    private static func cut(_ text: String) -> String {
-        text.count > 120 ? String(text.prefix(119)) + "…" : text
+    /// A logged value for a table cell: whole (the stylesheet cuts it to its column and shows it in
+    /// full on hover, or on a click when `long`), with control characters made visible, as the
+    /// terminal table shows them.
+    static func cell(_ value: String) -> [String: Any] {
+        let text = TableFormatter.printable(value)
+        return ["text": text, "long": text.count > longValue]
+    }
+
+    /// A share with one decimal (`12.5 %`, `12,5 %` with the decimal mark `,`).
+    static func percent(_ value: Double, decimalMark: String) -> String {
+        String(format: "%.1f %%", value).replacingOccurrences(of: ".", with: decimalMark)
+    }
+
+    /// A count with its digits grouped by threes (`12,345`, `12.345` with the separator `.`).
+    static func grouped(_ count: Int, separator: String) -> String {
+        let digits = Array(String(count.magnitude))
+        var text = count < 0 ? "-" : ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { text += separator }
+            text.append(digit)
+        }
+        return text
     }
 }

@@ -1,98 +1,219 @@
 import CDNCheck
-import Foundation
 import HTTPServing
 import LinkLog
 import LinkhostKit
+import Prometheus
+import Synchronization
 
-/// `GET /metrics`: what the public listeners answered, the hit log's writer, the admin listener's
-/// refusals and the build, in Prometheus's text format with its naming conventions (`_total` for
-/// counters, base units: seconds).
-struct MetricsPage: Sendable {
-    let server: LinkhostServer
-    let authenticator: AdminAuthenticator
+/// `GET /metrics`: what the public listeners answered (`ServingMetrics`, recorded into the
+/// registry as it happens) and, set at each scrape from the server's state, its connections, the
+/// hit log's writer, reloads, the CDN check, the admin listener's refusals and the build; in
+/// Prometheus's text format with its naming conventions (`_total` for counters, base units: seconds).
+package final class MetricsPage: Sendable {
+    private let registry: PrometheusCollectorRegistry
+    private let read: @Sendable () -> MetricsReadings
+    /// Held while a scrape sets its values and renders them, so two scrapes at once each render
+    /// the values they set.
+    private let scraped: Mutex<ScrapedSeries>
 
-    func response() -> HTTPResponse {
-        var out = PrometheusExposition()
-        out.family("linkhost_build_info", .gauge, help: "The running linkhost's version (always 1).")
-        out.sample("linkhost_build_info", [("version", LinkhostVersion.current)], 1)
+    /// - Parameter read: the server's state of this moment, called at each scrape.
+    package init(metrics: PrometheusMetrics, read: @escaping @Sendable () -> MetricsReadings) {
+        registry = metrics.registry
+        self.read = read
+        scraped = Mutex(ScrapedSeries(registry: metrics.registry))
+    }
 
-        let snapshot = server.metrics.snapshot()
-        out.family("linkhost_http_requests_total", .counter, help: "Requests the public listeners answered, by site, kind and status class.")
-        for (labels, count) in snapshot.requests.sorted(by: { ($0.key.site, $0.key.kind, $0.key.statusClass) < ($1.key.site, $1.key.kind, $1.key.statusClass) })
-        {
-            out.sample("linkhost_http_requests_total", [("site", labels.site), ("kind", labels.kind), ("status_class", labels.statusClass)], count)
+    package func response() -> HTTPResponse { response(to: read()) }
+
+    package func response(to readings: MetricsReadings) -> HTTPResponse {
+        let body = scraped.withLock { series in
+            series.set(readings)
+            return registry.emitToBuffer()
         }
-        out.family("linkhost_http_request_duration_seconds", .histogram, help: "Time from a request's head to the end of its answer.")
-        var cumulative = 0
-        for (index, bound) in ServingMetrics.latencyBounds.enumerated() {
-            cumulative += snapshot.latencyCounts[index]
-            out.sample("linkhost_http_request_duration_seconds_bucket", [("le", PrometheusExposition.format(bound))], cumulative)
+        return HTTPResponse(status: 200, headers: AdminHeaders.with("text/plain; version=0.0.4; charset=utf-8"), body: body)
+    }
+}
+
+/// What `/metrics` reads from the running server at each scrape.
+package struct MetricsReadings: Sendable {
+    package var listeners: HTTPServerStatistics
+    /// The hit log's writer, `nil` without a log.
+    package var log: LogWriterStatus?
+    package var reloads: ReloadSummary
+    /// The CDN check's last run, `nil` while the check is off or before its first run ends.
+    package var cdnCheck: CDNCheckReport?
+    /// Admin requests answered 401.
+    package var unauthorized: Int
+    /// Dashboard logins refused.
+    package var loginFailures: Int
+
+    package init(
+        listeners: HTTPServerStatistics, log: LogWriterStatus?, reloads: ReloadSummary, cdnCheck: CDNCheckReport?, unauthorized: Int, loginFailures: Int
+    ) {
+        self.listeners = listeners
+        self.log = log
+        self.reloads = reloads
+        self.cdnCheck = cdnCheck
+        self.unauthorized = unauthorized
+        self.loginFailures = loginFailures
+    }
+
+    init(server: LinkhostServer, authenticator: AdminAuthenticator) {
+        self.init(
+            listeners: server.statistics, log: server.logStatus, reloads: server.reloadSummary, cdnCheck: server.cdnCheckStatus?.latest,
+            unauthorized: authenticator.refusalCount, loginFailures: authenticator.failedLoginCount)
+    }
+}
+
+/// The series set from `MetricsReadings`: registered the first time they apply (the log's once
+/// there is a log, the CDN check's once a run has ended) and unregistered when they no longer do
+/// (a host a reload removed), so the exposition shows what the server has now.
+private struct ScrapedSeries {
+    private let registry: PrometheusCollectorRegistry
+    private let inFlight: Gauge
+    private let connections: Gauge
+    private let generation: Gauge
+    private let reloadsApplied: Counter
+    private let reloadsRefused: Counter
+    private let lastReloadFailed: Gauge
+    private let unauthorized: Counter
+    private let loginFailures: Counter
+    private var log: LogSeries?
+    private var cdnStates: [CDNHostKey: Gauge] = [:]
+    private var cdnAges: [CDNHostKey: Gauge] = [:]
+    private var cdnLastRun: Gauge?
+
+    init(registry: PrometheusCollectorRegistry) {
+        self.registry = registry
+        registry.makeGauge(
+            descriptor: Self.describe("linkhost_build_info", "The running linkhost's version (always 1)."), labels: [("version", LinkhostVersion.current)]
+        )
+        .set(to: 1)
+        inFlight = registry.makeGauge(descriptor: Self.describe("linkhost_http_requests_in_flight", "Requests being answered now."))
+        connections = registry.makeGauge(descriptor: Self.describe("linkhost_http_connections_open", "Client connections open now."))
+        generation = registry.makeGauge(
+            descriptor: Self.describe("linkhost_config_generation", "The configuration in use: 1 at start, one more per applied reload."))
+        let reloads = Self.describe("linkhost_config_reloads_total", "Reloads asked for (SIGHUP, linkhost reload), by result.")
+        reloadsApplied = registry.makeCounter(descriptor: reloads, labels: [("result", "applied")])
+        reloadsRefused = registry.makeCounter(descriptor: reloads, labels: [("result", "refused")])
+        lastReloadFailed = registry.makeGauge(
+            descriptor: Self.describe("linkhost_config_last_reload_failed", "1 when the last reload was refused (the old config still serves), else 0."))
+        unauthorized = registry.makeCounter(
+            descriptor: Self.describe("linkhost_admin_unauthorized_total", "Admin requests answered 401 (no or a wrong token or session)."))
+        loginFailures = registry.makeCounter(
+            descriptor: Self.describe("linkhost_admin_login_failures_total", "Dashboard logins refused (wrong token or too many tries)."))
+    }
+
+    static func describe(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
+    }
+
+    mutating func set(_ readings: MetricsReadings) {
+        inFlight.set(readings.listeners.requestsInFlight)
+        connections.set(readings.listeners.openConnections)
+        generation.set(readings.reloads.generation)
+        reloadsApplied.set(readings.reloads.applied)
+        reloadsRefused.set(readings.reloads.refused)
+        lastReloadFailed.set(readings.reloads.lastFailed ? 1 : 0)
+        unauthorized.set(readings.unauthorized)
+        loginFailures.set(readings.loginFailures)
+        if let status = readings.log {
+            if log == nil { log = LogSeries(registry: registry) }
+            log?.set(status)
         }
-        cumulative += snapshot.latencyCounts[ServingMetrics.latencyBounds.count]
-        out.sample("linkhost_http_request_duration_seconds_bucket", [("le", "+Inf")], cumulative)
-        out.sample("linkhost_http_request_duration_seconds_sum", [], snapshot.latencySumSeconds)
-        out.sample("linkhost_http_request_duration_seconds_count", [], cumulative)
+        setCDNCheck(readings.cdnCheck)
+    }
 
-        let statistics = server.statistics
-        out.family("linkhost_http_requests_in_flight", .gauge, help: "Requests being answered now.")
-        out.sample("linkhost_http_requests_in_flight", [], statistics.requestsInFlight)
-        out.family("linkhost_http_connections_open", .gauge, help: "Client connections open now.")
-        out.sample("linkhost_http_connections_open", [], statistics.openConnections)
-
-        out.family("linkhost_aasa_fetches_total", .counter, help: "apple-app-site-association answers (200 and 304), by client class.")
-        for (client, count) in snapshot.aasaFetches.sorted(by: { $0.key < $1.key }) {
-            out.sample("linkhost_aasa_fetches_total", [("client_class", client)], count)
+    private mutating func setCDNCheck(_ report: CDNCheckReport?) {
+        var states: [CDNHostKey: Gauge] = [:]
+        var ages: [CDNHostKey: Gauge] = [:]
+        for host in report?.hosts ?? [] {
+            let key = CDNHostKey(site: host.siteID, host: host.host)
+            let state =
+                cdnStates.removeValue(forKey: key)
+                ?? registry.makeGauge(
+                    descriptor: Self.describe(
+                        "linkhost_cdn_check_state",
+                        "Apple's CDN copy of each host's AASA file at the last check: 0 in sync, 1 differs, 2 no copy, 3 not checked."),
+                    labels: key.labels)
+            state.set(host.state.metricValue)
+            states[key] = state
+            guard let age = host.age else { continue }
+            let gauge =
+                cdnAges.removeValue(forKey: key)
+                ?? registry.makeGauge(
+                    descriptor: Self.describe("linkhost_cdn_check_age_seconds", "The Age the CDN gave with its copy, where it gave one."), labels: key.labels)
+            gauge.set(age)
+            ages[key] = gauge
         }
-        out.family("linkhost_reports_total", .counter, help: "App-open (opens) and page-event (events) reports, accepted or rejected by reason.")
-        for (labels, count) in snapshot.reports.sorted(by: {
-            ($0.key.endpoint, $0.key.outcome, $0.key.reason) < ($1.key.endpoint, $1.key.outcome, $1.key.reason)
-        }) {
-            out.sample("linkhost_reports_total", [("endpoint", labels.endpoint), ("outcome", labels.outcome), ("reason", labels.reason)], count)
-        }
-
-        if let log = server.logStatus {
-            out.family("linkhost_log_queue_depth", .gauge, help: "Hit-log rows waiting for the writer.")
-            out.sample("linkhost_log_queue_depth", [], log.pending)
-            out.family("linkhost_log_queue_capacity", .gauge, help: "Rows the writer's queue holds before it drops new ones.")
-            out.sample("linkhost_log_queue_capacity", [], log.queueCapacity)
-            out.family("linkhost_log_rows_written_total", .counter, help: "Hit-log rows committed to the database.")
-            out.sample("linkhost_log_rows_written_total", [], log.written)
-            out.family("linkhost_log_rows_dropped_total", .counter, help: "Hit-log rows refused because the writer's queue was full.")
-            out.sample("linkhost_log_rows_dropped_total", [], log.dropped)
-            out.family("linkhost_log_rows_failed_total", .counter, help: "Hit-log rows that could not be written (left at a stop, or after it).")
-            out.sample("linkhost_log_rows_failed_total", [], log.abandonedAtStop + log.rejectedAfterStop)
-            out.family("linkhost_log_write_failures", .gauge, help: "Failed write attempts in a row (0 while the database is healthy).")
-            out.sample("linkhost_log_write_failures", [], log.consecutiveFailures)
-            out.family("linkhost_log_healthy", .gauge, help: "1 while the writer reaches its database, else 0.")
-            out.sample("linkhost_log_healthy", [], log.isHealthy ? 1 : 0)
-        }
-
-        let reloads = server.reloadSummary
-        out.family("linkhost_config_generation", .gauge, help: "The configuration in use: 1 at start, one more per applied reload.")
-        out.sample("linkhost_config_generation", [], reloads.generation)
-        out.family("linkhost_config_reloads_total", .counter, help: "Reloads asked for (SIGHUP, linkhost reload), by result.")
-        out.sample("linkhost_config_reloads_total", [("result", "applied")], reloads.applied)
-        out.sample("linkhost_config_reloads_total", [("result", "refused")], reloads.refused)
-        out.family("linkhost_config_last_reload_failed", .gauge, help: "1 when the last reload was refused (the old config still serves), else 0.")
-        out.sample("linkhost_config_last_reload_failed", [], reloads.lastFailed ? 1 : 0)
-
-        if let cdn = server.cdnCheckStatus, let latest = cdn.latest {
-            out.family(
-                "linkhost_cdn_check_state", .gauge,
-                help: "Apple's CDN copy of each host's AASA file at the last check: 0 in sync, 1 differs, 2 no copy, 3 not checked.")
-            for host in latest.hosts { out.sample("linkhost_cdn_check_state", [("site", host.siteID), ("host", host.host)], host.state.metricValue) }
-            out.family("linkhost_cdn_check_age_seconds", .gauge, help: "The Age the CDN gave with its copy, where it gave one.")
-            for host in latest.hosts {
-                if let age = host.age { out.sample("linkhost_cdn_check_age_seconds", [("site", host.siteID), ("host", host.host)], age) }
+        // What is left was in the last report but not in this one.
+        for gauge in cdnStates.values { registry.unregisterGauge(gauge) }
+        for gauge in cdnAges.values { registry.unregisterGauge(gauge) }
+        cdnStates = states
+        cdnAges = ages
+        if let report {
+            if cdnLastRun == nil {
+                cdnLastRun = registry.makeGauge(
+                    descriptor: Self.describe("linkhost_cdn_check_last_run_timestamp_seconds", "When the last CDN check ended (Unix time)."))
             }
-            out.family("linkhost_cdn_check_last_run_timestamp_seconds", .gauge, help: "When the last CDN check ended (Unix time).")
-            out.sample("linkhost_cdn_check_last_run_timestamp_seconds", [], latest.checkedAt.timeIntervalSince1970)
+            cdnLastRun?.set(to: report.checkedAt.timeIntervalSince1970)
+        } else if let lastRun = cdnLastRun {
+            registry.unregisterGauge(lastRun)
+            cdnLastRun = nil
         }
+    }
+}
 
-        out.family("linkhost_admin_unauthorized_total", .counter, help: "Admin requests answered 401 (no or a wrong token or session).")
-        out.sample("linkhost_admin_unauthorized_total", [], authenticator.refusalCount)
-        out.family("linkhost_admin_login_failures_total", .counter, help: "Dashboard logins refused (wrong token or too many tries).")
-        out.sample("linkhost_admin_login_failures_total", [], authenticator.failedLoginCount)
-        return HTTPResponse(status: 200, headers: AdminHeaders.with("text/plain; version=0.0.4; charset=utf-8"), body: Array(out.text.utf8))
+/// The hit log writer's series, registered once the server has a log.
+private struct LogSeries {
+    let queueDepth: Gauge
+    let queueCapacity: Gauge
+    let written: Counter
+    let dropped: Counter
+    let failed: Counter
+    let writeFailures: Gauge
+    let healthy: Gauge
+
+    init(registry: PrometheusCollectorRegistry) {
+        func gauge(_ name: String, _ help: String) -> Gauge { registry.makeGauge(descriptor: ScrapedSeries.describe(name, help)) }
+        func counter(_ name: String, _ help: String) -> Counter { registry.makeCounter(descriptor: ScrapedSeries.describe(name, help)) }
+        queueDepth = gauge("linkhost_log_queue_depth", "Hit-log rows waiting for the writer.")
+        queueCapacity = gauge("linkhost_log_queue_capacity", "Rows the writer's queue holds before it drops new ones.")
+        written = counter("linkhost_log_rows_written_total", "Hit-log rows committed to the database.")
+        dropped = counter("linkhost_log_rows_dropped_total", "Hit-log rows refused because the writer's queue was full.")
+        failed = counter("linkhost_log_rows_failed_total", "Hit-log rows that could not be written (left at a stop, or after it).")
+        writeFailures = gauge("linkhost_log_write_failures", "Failed write attempts in a row (0 while the database is healthy).")
+        healthy = gauge("linkhost_log_healthy", "1 while the writer reaches its database, else 0.")
+    }
+
+    func set(_ status: LogWriterStatus) {
+        queueDepth.set(status.pending)
+        queueCapacity.set(status.queueCapacity)
+        written.set(status.written)
+        dropped.set(status.dropped)
+        failed.set(status.abandonedAtStop + status.rejectedAfterStop)
+        writeFailures.set(status.consecutiveFailures)
+        healthy.set(status.isHealthy ? 1 : 0)
+    }
+}
+
+/// A host of the CDN check, as its series are labelled.
+private struct CDNHostKey: Hashable {
+    let site: String
+    let host: String
+
+    var labels: [(String, String)] { [("site", site), ("host", host)] }
+}
+
+extension Gauge {
+    fileprivate func set(_ value: Int) { set(to: Double(value)) }
+}
+
+extension Counter {
+    /// Sets a counter to a total kept elsewhere (the writer's, the authenticator's), read at each
+    /// scrape; such totals only grow, as a counter must.
+    fileprivate func set(_ total: Int) {
+        reset()
+        increment(by: Int64(total))
     }
 }

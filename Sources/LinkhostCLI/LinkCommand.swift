@@ -75,7 +75,7 @@ struct LinkCommand: ParsableCommand {
         let utm = [("utm_source", utmSource), ("utm_medium", utmMedium), ("utm_campaign", utmCampaign)].compactMap { name, value in
             value.map { (name: name, value: $0) }
         }
-        // The marker goes before the campaign, as in seed 003's `…&from=qrcode&utm_source=…`.
+        // The marker goes before the UTM parameters: `…&from=qrcode&utm_source=…`.
         let source = qr == nil ? [] : QRCodeLink.sourceItems(rule: linkRule, site: site, trackedParameters: configuration.log.trackedParameters)
         let path = try Self.build(linkRule, values: parsed, extraQuery: source + utm)
         let linkHost = host.flatMap(HostLookup.normalize).flatMap { site.lists(host: $0) ? $0 : nil } ?? site.primaryHost

@@ -123,9 +123,11 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure.runtime("\(error)")
         }
+        // What `/metrics` shows; the server records into it whether or not the admin listener runs.
+        let metrics = PrometheusMetrics()
         let server: LinkhostServer
         do {
-            server = try LinkhostServer(configuration: configuration, ingestKeys: ingestKeys, logger: logger)
+            server = try LinkhostServer(configuration: configuration, ingestKeys: ingestKeys, metricsFactory: metrics.factory, logger: logger)
             try server.start()
         } catch {
             throw CLIFailure.runtime("\(error)")
@@ -133,7 +135,7 @@ struct ServeCommand: AsyncParsableCommand {
         var admin: AdminServer?
         if let adminToken {
             do {
-                let started = try AdminServer(server: server, token: adminToken, logger: logger)
+                let started = try AdminServer(server: server, token: adminToken, metrics: metrics, logger: logger)
                 try started.start()
                 admin = started
             } catch {

@@ -117,7 +117,12 @@ struct SignedFileTests {
         #expect(try AASADocument(bytes: Self.handMadeEnvelope(#"{"applinks": {}}"#)).isSigned)
         // Deep indefinite nesting where the content should be: refused, not recursed without end.
         let deep = [0x30, 0x80] + oid + [0xA0, 0x80] + Array(repeating: [0x30, 0x80], count: 5_000).flatMap { $0 }
-        #expect(AASAValidator().validate(bytes: deep).findings.map(\.code) == [.notJSON])
+        let refused = AASAValidator().validate(bytes: deep).findings
+        #expect(refused.map(\.code) == [.notJSON])
+        #expect(refused.first?.message.contains("nests too deep") == true, "\(refused)")
+        // A file cut short says so.
+        let truncated = AASAValidator().validate(bytes: Array(Self.handMadeEnvelope(#"{"applinks": {}}"#).dropLast(3))).findings
+        #expect(truncated.first?.message.contains("cut short") == true, "\(truncated)")
         // JSON that starts with the byte 0x30 ("0") is JSON, not an envelope.
         #expect(AASAValidator().validate(bytes: Array("0".utf8)).findings.map(\.code) == [.rootNotObject])
         // Random bytes behind a valid-looking header never trap.

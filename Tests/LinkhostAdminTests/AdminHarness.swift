@@ -20,6 +20,21 @@ final class AdminHarness {
 
     init(settings: [String: JSONValue] = [:], listening: Bool = true) throws {
         folder = try TemporaryDirectory("linkhost-admin")
+        let configuration = try Self.configuration(in: folder, settings: settings)
+        let metrics = PrometheusMetrics()
+        server = try LinkhostServer(configuration: configuration, metricsFactory: metrics.factory)
+        do {
+            if listening { try server.start() }
+            admin = try AdminServer(server: server, token: try requireToken(Self.token), metrics: metrics)
+            if listening { try admin.start() }
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    /// The shipped config on loopback and ephemeral ports, its hit log in `folder`, with `settings`.
+    static func configuration(in folder: TemporaryDirectory, settings: [String: JSONValue] = [:]) throws -> LinkhostConfiguration {
         var document = try JSONParser().parse(Array(try Data(contentsOf: URL(fileURLWithPath: ProjectPaths.shippedConfig))))
         var replaced: [String: JSONValue] = ["server.limits.threads": 2, "log.enabled": .bool(true)]
         replaced.merge(settings) { _, given in given }
@@ -29,17 +44,7 @@ final class AdminHarness {
         overrides.port = .init(0, from: "the test")
         overrides.adminPort = .init(0, from: "the test")
         overrides.databasePath = .init(folder.path + "/log.sqlite", from: "the test")
-        let configuration = try ConfigurationLoader.parse(
-            document.serialized(), source: ProjectPaths.shippedConfig, baseDirectory: ProjectPaths.root, overrides: overrides)
-        server = try LinkhostServer(configuration: configuration)
-        do {
-            if listening { try server.start() }
-            admin = try AdminServer(server: server, token: try requireToken(Self.token))
-            if listening { try admin.start() }
-        } catch {
-            server.stop()
-            throw error
-        }
+        return try ConfigurationLoader.parse(document.serialized(), source: ProjectPaths.shippedConfig, baseDirectory: ProjectPaths.root, overrides: overrides)
     }
 
     func stop() {

@@ -1,11 +1,17 @@
 import Foundation
+import LinkLog
 import OrderedJSON
 import TestSupport
 import Testing
 
 /// The dashboard in a real browser: headless Chromium (Debian's, driven by Selenium) signs in and
-/// loads a dashboard whose log holds the fallback tests' XSS payloads as UTM values, referrers,
-/// user agents and paths; nothing may run, and the payloads must read as text.
+/// loads a dashboard whose log holds a busy week (`DashboardSampleLog`) and the fallback tests' XSS
+/// payloads as UTM values, referrers, user agents and paths; nothing may run, the payloads must
+/// read as text, and the page must fit 1280- and 400-pixel-wide viewports (measured in the browser
+/// by Tests/Browser/dashboard_check.py, which also saves a screenshot at each width).
+///
+/// docs/dashboard-1280.png and docs/dashboard-400.png are two of those screenshots: run this test with
+/// `LINKHOST_TEST_ARTIFACTS=<folder>` and copy `dashboard-1280.png` and `dashboard-400.png` from there.
 @Suite("Admin dashboard in Chromium", .serialized)
 struct DashboardBrowserTests {
     static let pwn = "window.__pwned=1"
@@ -20,6 +26,8 @@ struct DashboardBrowserTests {
         #expect(Tool.find("chromium") != nil, "scripts/test installs Debian's chromium")
         let harness = try AdminHarness()
         defer { harness.stop() }
+        // The week before now, through a writer of its own beside the server's.
+        try DashboardSampleLog(now: LogRecord.currentTimeMilliseconds()).write(to: harness.databasePath)
         let allowed = CharacterSet.alphanumerics
         var sent = 0
         for payload in Self.payloads {
@@ -37,15 +45,25 @@ struct DashboardBrowserTests {
         let expectations = Self.payloads.flatMap { ["--expect", $0] }
         let result = try ChildProcess.run(
             python,
-            [ProjectPaths.root + "/Tests/Browser/dashboard_check.py", "--port", "\(harness.admin.port)", "--token-file", tokenFile, "--out", screenshots]
-                + expectations, timeoutSeconds: 240)
+            [
+                ProjectPaths.root + "/Tests/Browser/dashboard_check.py", "--port", "\(harness.admin.port)", "--token-file", tokenFile, "--out", screenshots,
+                // The default range is the last 7 × 24 hours: the chart has 8 calendar days.
+                "--days", "8",
+            ] + expectations, timeoutSeconds: 300)
         #expect(result.status == 0, "\(result.output)\n\(result.error)")
         let report = try JSONParser().parse(result.output)
         #expect(report["failures"] == .array([]), "\(report["failures"]?.jsonText() ?? "")")
-        #expect(report["beforeLogin"] == "login")
+        #expect(report["beforeLogin"]?["body"] == "login")
+        #expect(report["beforeLogin"]?["alerts"]?.numberValue?.intValue == 0)
         #expect(report["payloadsShown"]?.numberValue?.intValue == Self.payloads.count)
-        let shot = try #require(report["screenshot"])
-        #expect(shot["blank"] == false)
-        #expect((shot["bytes"]?.numberValue?.intValue ?? 0) > 20_000)
+        for width in ["1280", "400"] {
+            let layout = try #require(report["layout"]?[width])
+            let scrollWidth = try #require(layout["scrollWidth"]?.numberValue?.intValue)
+            #expect(scrollWidth <= (layout["innerWidth"]?.numberValue?.intValue ?? 0), "\(width): \(scrollWidth)")
+            for table in layout["tables"]?.arrayElements ?? [] { #expect(table["inside"] == true, "\(width): \(table.jsonText())") }
+            let shot = try #require(report["screenshots"]?[width])
+            #expect(shot["blank"] == false)
+            #expect((shot["bytes"]?.numberValue?.intValue ?? 0) > 20_000)
+        }
     }
 }

@@ -1,4 +1,6 @@
+import CDNCheck
 import Foundation
+import LinkhostAdmin
 import LinkhostKit
 import OrderedJSON
 import TestSupport
@@ -39,6 +41,15 @@ struct MetricsTests {
         try harness.waitForRows(5 + 4 + 1)
     }
 
+    /// `promtool check metrics` finds nothing to say about `metrics`, lint included.
+    static func expectPromtoolAccepts(_ metrics: String, in folder: TemporaryDirectory) throws {
+        guard let promtool = Self.tool("promtool") else { return }
+        let file = try folder.write("metrics.txt", metrics)
+        let checked = try ChildProcess.run(try Tool.path("sh"), ["-c", "\"$0\" check metrics < \"$1\"", promtool, file])
+        #expect(checked.status == 0, "promtool: \(checked.output)\(checked.error)")
+        #expect(checked.output.isEmpty && checked.error.isEmpty, "promtool lint findings: \(checked.output)\(checked.error)")
+    }
+
     /// The value of the series whose line starts with `prefix` (name and labels).
     static func value(_ metrics: String, _ prefix: String) -> Double? {
         metrics.split(separator: "\n").first { $0.hasPrefix(prefix + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
@@ -65,28 +76,26 @@ struct MetricsTests {
         #expect(Self.value(metrics, "linkhost_log_rows_dropped_total") == 0)
         #expect(metrics.contains(#"linkhost_build_info{version=""#))
 
-        guard let promtool = Self.tool("promtool") else { return }
-        let file = try harness.folder.write("metrics.txt", metrics)
-        let checked = try ChildProcess.run(try Tool.path("sh"), ["-c", "\"$0\" check metrics < \"$1\"", promtool, file])
-        #expect(checked.status == 0, "promtool: \(checked.output)\(checked.error)")
-        #expect(checked.output.isEmpty && checked.error.isEmpty, "promtool lint findings: \(checked.output)\(checked.error)")
+        try Self.expectPromtoolAccepts(metrics, in: harness.folder)
     }
 
-    @Test func reloadsAndTheCDNCheckAreInTheMetrics() throws {
-        // A CDN that cannot be reached: a port just freed on this machine, so every host is "not checked".
-        let cdnBase = "http://127.0.0.1:\(try FreePort.find())"
-        let check: JSONValue = .object([JSONMember("intervalHours", 24), JSONMember("cdnBase", .string(cdnBase)), JSONMember("timeoutSeconds", 2)])
-        let harness = try AdminHarness(settings: ["server.cdnCheck": check])
-        defer { harness.stop() }
-        let deadline = Date().addingTimeInterval(60)
-        while harness.server.cdnCheckStatus?.latest == nil, Date() < deadline { usleep(50_000) }
-        #expect(harness.server.cdnCheckStatus?.latest != nil, "the check at start never ended")
+    /// The values read at each scrape, set in-process from a server that was never started: its
+    /// reloads and log, a CDN check run here (against a CDN that cannot be reached, so every host
+    /// is "not checked"), and the admin listener's refusals; a later scrape follows them.
+    @Test func reloadsTheCDNCheckTheLogAndRefusalsAreInTheMetrics() async throws {
+        let folder = try TemporaryDirectory("linkhost-metrics")
+        let server = try LinkhostServer(configuration: try AdminHarness.configuration(in: folder))
+        defer { server.stop() }
+        #expect(server.reload(server.configuration).succeeded)
+        let broken = try folder.write("broken.json", "{\"sites\": [")
+        #expect(!server.reload(from: ConfigurationSource(path: broken)).succeeded)
+        let checker = CDNChecker(base: "http://127.0.0.1:\(try FreePort.find())", timeoutSeconds: 2)
+        let report = await checker.check(CDNTargets.all(in: server.configuration).targets)
 
-        #expect(harness.server.reload(harness.server.configuration).succeeded)
-        let broken = try harness.folder.write("broken.json", "{\"sites\": [")
-        #expect(!harness.server.reload(from: ConfigurationSource(path: broken)).succeeded)
-
-        let metrics = try harness.admin("/metrics").text
+        let readings = MetricsReadings(
+            listeners: server.statistics, log: server.logStatus, reloads: server.reloadSummary, cdnCheck: report, unauthorized: 3, loginFailures: 2)
+        let page = MetricsPage(metrics: PrometheusMetrics()) { readings }
+        let metrics = page.response().bodyText
         #expect(Self.value(metrics, "linkhost_config_generation") == 2)
         #expect(Self.value(metrics, #"linkhost_config_reloads_total{result="applied"}"#) == 1)
         #expect(Self.value(metrics, #"linkhost_config_reloads_total{result="refused"}"#) == 1)
@@ -96,14 +105,26 @@ struct MetricsTests {
         }
         let checkedAt = try #require(Self.value(metrics, "linkhost_cdn_check_last_run_timestamp_seconds"))
         #expect(abs(checkedAt - Date().timeIntervalSince1970) < 120)
+        #expect(Self.value(metrics, "linkhost_log_healthy") == 1)
+        #expect(Self.value(metrics, "linkhost_log_queue_capacity") == Double(try #require(server.logStatus).queueCapacity))
+        #expect(Self.value(metrics, "linkhost_log_rows_dropped_total") == 0)
+        #expect(Self.value(metrics, "linkhost_admin_unauthorized_total") == 3)
+        #expect(Self.value(metrics, "linkhost_admin_login_failures_total") == 2)
+        #expect(Self.value(metrics, "linkhost_http_connections_open") == 0)
+        try Self.expectPromtoolAccepts(metrics, in: folder)
 
-        guard let promtool = Self.tool("promtool") else { return }
-        let file = try harness.folder.write("metrics.txt", metrics)
-        let checked = try ChildProcess.run(try Tool.path("sh"), ["-c", "\"$0\" check metrics < \"$1\"", promtool, file])
-        #expect(checked.status == 0 && checked.output.isEmpty && checked.error.isEmpty, "promtool: \(checked.output)\(checked.error)")
+        // The check turned off (a reload can do that) takes its series away; the totals move on.
+        var next = readings
+        next.cdnCheck = nil
+        next.unauthorized = 5
+        let later = page.response(to: next).bodyText
+        #expect(!later.contains("linkhost_cdn_check"), "\(later)")
+        #expect(Self.value(later, "linkhost_admin_unauthorized_total") == 5)
+        #expect(Self.value(later, "linkhost_admin_login_failures_total") == 2)
+        try Self.expectPromtoolAccepts(later, in: folder)
     }
 
-    @Test func aPrometheusServerScrapesTheCountersWithTheToken() throws {
+    @Test func aPrometheusServerScrapesTheCountersWithTheToken() async throws {
         guard let prometheus = Self.tool("prometheus") else { return }
         let harness = try AdminHarness()
         defer { harness.stop() }
@@ -132,17 +153,18 @@ struct MetricsTests {
                 _ = server.waitForExit(timeoutSeconds: 10)
             }
         }
+        // Prometheus scrapes on its own clock (every second here) and says nothing when it does:
+        // its query API is asked until it has the value, for 90 s at most.
         let query = "linkhost_http_requests_total%7Bkind%3D%22fallback%22%7D"
         var seen: String?
-        let deadline = Date().addingTimeInterval(90)
-        while Date() < deadline {
+        let deadline = ContinuousClock.now + .seconds(90)
+        while seen != "5", ContinuousClock.now < deadline {
             if let answer = try? RawHTTPClient(port: port).request("GET", "/api/v1/query?query=\(query)", headers: [("Connection", "close")]),
                 answer.status == 200, let result = try? JSONParser().parse(answer.body)["data"]?["result"]?.arrayElements?.first
             {
                 seen = result["value"]?.arrayElements?.last?.stringValue
-                if seen == "5" { break }
             }
-            usleep(250_000)
+            if seen != "5" { try await Task.sleep(for: .milliseconds(250)) }
         }
         #expect(seen == "5", "Prometheus's query answered \(seen ?? "nothing"); its log: \(server.standardError.suffix(2000))")
         let up = try RawHTTPClient(port: port).request("GET", "/api/v1/query?query=up", headers: [("Connection", "close")])

@@ -40,7 +40,7 @@ public struct AASAComponent: Sendable, Hashable {
 
     /// This component with every unset property taken from `defaults` (the more specific level wins).
     ///
-    /// Decision (§6.5): `/`, `?`, `#` and `exclude` inherit too, as recorded `swcutil` does; only
+    /// Decision: `/`, `?`, `#` and `exclude` inherit too, as recorded `swcutil` does; only
     /// `comment` stays per component.
     public func filling(from defaults: AASAComponent?) -> AASAComponent {
         guard let defaults else { return self }

@@ -7,7 +7,7 @@ public struct AASADetailsEntry: Sendable, Hashable {
     public let jsonPath: JSONPath
     /// Every app the entry names, `appID` first and then `appIDs`, without repeats.
     ///
-    /// Decision (§6.9): when both keys are present the entry applies to the union of both; the
+    /// Decision: when both keys are present the entry applies to the union of both; the
     /// validator warns (AASA012) because Apple does not say which one wins.
     public let appIDs: [String]
     /// Where each of ``appIDs`` is written (same order); the entry's own path for a dictionary key.
@@ -43,7 +43,7 @@ public struct AASADetailsEntry: Sendable, Hashable {
 
     /// Which rules iOS 13+ reads: `components` whenever the key is present, else `paths`.
     ///
-    /// Decision (§3 version map): an entry with both uses only `components`, as Apple stated at
+    /// Decision: an entry with both uses only `components`, as Apple stated at
     /// WWDC19 ("will ignore it if the components key is present"); an entry with neither matches nothing.
     public var activeRules: AASARuleKind? {
         if components != nil { return .component }

@@ -6,7 +6,7 @@ import OrderedJSON
 /// Parsing is lenient: only bytes that are not a JSON object throw; a broken entry or component is
 /// skipped and described in ``diagnostics`` with its JSON path.
 ///
-/// Decisions (§6.9): a leading UTF-8 byte order mark is skipped and reported (AASA004), because the
+/// Decisions: a leading UTF-8 byte order mark is skipped and reported (AASA004), because the
 /// file is still unambiguous; duplicate keys are accepted with the **last** occurrence winning, as
 /// Foundation's `JSONSerialization` (which `swcd` uses) builds an `NSDictionary`, and reported (AASA005).
 public struct AASADocument: Sendable {

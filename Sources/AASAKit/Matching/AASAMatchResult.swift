@@ -49,7 +49,7 @@ public struct AASAMatchResult: Sendable {
     public var componentIndex: Int? { rule?.ruleIndex }
     public var ruleKind: AASARuleKind? { rule?.kind }
 
-    /// The result in the words of `swcutil verify -d <domain> -j <file> -u <url>` (§4): one line per
+    /// The result in the words of `swcutil verify -d <domain> -j <file> -u <url>` (macOS): one line per
     /// app that matched or was blocked, else "Input JSON did not match input URL.". A URL that is not
     /// https gets that last line too: no recording shows swcutil's words for it (an inference).
     public func swcutilVerifyLines() -> [String] {

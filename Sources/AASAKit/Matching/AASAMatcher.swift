@@ -3,7 +3,7 @@ import OrderedJSON
 /// Apple's universal-link matching for one AASA file: compile once, then match URLs cheaply and
 /// from any thread.
 ///
-/// Decision (§6.1, §3.9): each app is evaluated on its own, entry by entry in array order, and
+/// Decision: each app is evaluated on its own, entry by entry in array order, and
 /// takes the first decision (match or exclude) of the first entry that lists it. An exclusion in
 /// entry 0 therefore blocks only the apps entry 0 lists: if entry 1 matches the URL for app B, the
 /// URL opens app B. This mirrors `swcutil verify`, which reports an independent line per app. An

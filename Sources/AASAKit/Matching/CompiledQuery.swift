@@ -33,7 +33,7 @@ enum CompiledQuery: Sendable {
         }
     }
 
-    /// Decision (§6.2): under `caseSensitive: false` item names fold too, like everything else the
+    /// Decision: under `caseSensitive: false` item names fold too, like everything else the
     /// rule compares; every occurrence of a repeated name must match, and an absent item reads as "".
     func matches(_ parts: PreparedURL.Parts, caseSensitive: Bool) -> Bool {
         switch self {

@@ -1,7 +1,7 @@
 /// The domain a file is served for, as `--domain` or the entitlement writes it: a host and an
 /// optional port (`example.com`, `example.com:8443`, `[::1]:8443`, `bücher.example`).
 ///
-/// Decision (spec §1, "A port is possible"): the device asks Apple's CDN for `<host>:<port>` when
+/// Decision: the device asks Apple's CDN for `<host>:<port>` when
 /// the associated domain names a port, so a domain with a port covers that port only; a domain
 /// without one covers https's default port 443 only, whether the URL writes `:443` or no port.
 /// `https://example.com:8443/x` is therefore not a link of `example.com`.

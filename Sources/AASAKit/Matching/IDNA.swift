@@ -2,7 +2,7 @@ internal import Foundation
 
 /// Host names in the one form iOS compares: lower case, and every non-ASCII label as its IDNA 2008
 /// A-label (`bücher.example` → `xn--bcher-kva.example`), so a domain and a URL match whichever way
-/// either is written. Apple asks for IDNs in Punycode in the entitlement (spec §1).
+/// either is written (an entitlement names an IDN by its Punycode A-label, the form DNS uses).
 ///
 /// What is implemented of IDNA 2008 (RFC 5890–5893), since no library for it is available here:
 /// lower-casing and NFC (Foundation) before anything else; labels split on `.` and the dots UTS 46

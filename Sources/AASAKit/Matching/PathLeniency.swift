@@ -1,4 +1,4 @@
-/// The recorded slash rules (spec §3.10) a path match relied on, so an explanation can say that a
+/// The slash rules of `PathSlashRules` a path match relied on, so an explanation can say that a
 /// link opens through behaviour seen in `swcutil` recordings rather than through Apple's documented
 /// glob: `abc` read as `/abc`, slash runs collapsed, a trailing slash ignored, and `/x/*` matching `/x`.
 enum PathLeniency: Sendable, Hashable {

@@ -1,4 +1,4 @@
-/// The slash leniency recorded for path patterns (§3.10).
+/// The slash leniency `swcutil` shows for path patterns, beyond the glob Apple documents.
 ///
 /// Both the pattern and the URL path lose their leading and trailing runs of `/`, so `abc`, `/abc`
 /// and `//abc/` are one pattern, `/buy` ≡ `/buy/` ≡ `/buy//`, and an empty path reads as `/`.

@@ -49,11 +49,11 @@ struct PreparedURL {
         return part.isEmpty ? .empty : .present
     }
 
-    /// Decision (§6.3): under `percentEncoded: false` the whole query string and the fragment are
+    /// Decision: under `percentEncoded: false` the whole query string and the fragment are
     /// percent-decoded before a string pattern sees them, like the path.
-    /// Decision (§6.2): items are split on the byte `&` and at the first `=` before any decoding, so
+    /// Decision: items are split on the byte `&` and at the first `=` before any decoding, so
     /// an encoded `%26` or `%3D` stays inside its value; empty segments (`a=1&&b=2`) are skipped.
-    /// Decoding (§6.2, §3.7) turns only `%HH` escapes into bytes: `+` stays a literal plus, as
+    /// Decoding turns only `%HH` escapes into bytes: `+` stays a literal plus, as
     /// RFC 3986 and `NSURLComponents` read it; a `%` not followed by two hex digits is kept as
     /// written, and decoded bytes that are not UTF-8 become U+FFFD rather than failing the match.
     private static func parts(of url: AASAURL, decoding: QueryString.Decoding) -> Parts {

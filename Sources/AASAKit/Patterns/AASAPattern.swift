@@ -1,7 +1,7 @@
 /// One AASA pattern (`*`, `?`, `$(name)`, everything else literal), compiled once and matched many
 /// times in time linear in the text for a given pattern.
 ///
-/// Decision (§6.7): `?` consumes one Unicode scalar of the compared text. Under the default
+/// Decision: `?` consumes one Unicode scalar of the compared text. Under the default
 /// `percentEncoded: true` that text is the URL as written (ASCII), so `?` is one character such as
 /// `%`; under `percentEncoded: false` it is one decoded scalar (`é`, `哈`, or an emoji).
 public struct AASAPattern: Sendable, CustomStringConvertible {

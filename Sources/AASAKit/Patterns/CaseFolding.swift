@@ -1,6 +1,6 @@
 /// Case folding used when a rule says `"caseSensitive": false`.
 ///
-/// Decision (§6.7): ASCII folds exactly; other scalars use their simple one-to-one lowercase
+/// Decision: ASCII folds exactly; other scalars use their simple one-to-one lowercase
 /// mapping. Full folding (`ß` → `ss`, `İ` → `i̇`) is left out because it changes a string's length,
 /// which would break the promise that `?` matches exactly one character.
 enum CaseFolding {

@@ -1,6 +1,6 @@
 /// Static ISO code tables behind `$(region)` and `$(lang)`.
 ///
-/// Decision (§6.6): Apple expands these from `Locale.isoRegionCodes` / `Locale.isoLanguageCodes`,
+/// Decision: Apple expands these from `Locale.isoRegionCodes` / `Locale.isoLanguageCodes`,
 /// which differ between OS releases. linkhost ships one fixed snapshot so results never depend on
 /// the machine: the 249 ISO 3166-1 alpha-2 region codes and the 184 ISO 639-1 two-letter language
 /// codes. `UK` is not a region code (the United Kingdom is `GB`), matching recorded `swcutil`;

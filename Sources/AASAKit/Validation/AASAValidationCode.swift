@@ -1,9 +1,11 @@
+import OrderedJSON
+
 /// Stable identifiers of everything `linkhost check` reports about an AASA file.
 ///
 /// The raw value (`AASA001`…) never changes meaning once released; retired codes are not reused.
 /// Codes are grouped: 00x the file, 01x apps and entries, 02x rules, 03x substitution variables,
 /// 04x how the file is packaged.
-public enum AASAValidationCode: String, CaseIterable, Sendable, Hashable, Comparable {
+public enum AASAValidationCode: String, CaseIterable, Sendable, Hashable, Comparable, FindingCode {
     /// The bytes are not JSON at all; iOS ignores the file.
     case notJSON = "AASA001"
     /// The JSON is valid but its top level is not an object.

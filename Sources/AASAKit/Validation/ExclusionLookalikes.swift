@@ -3,7 +3,7 @@ import OrderedJSON
 /// Rules written to exclude links that exclude nothing (AASA027).
 ///
 /// A legacy path is an exclusion only when it starts with `NOT ` exactly: upper case and one space
-/// (spec §2, §3.8). `"not /x"`, `"NOT/x"`, `"NOT  /x"` and `" NOT /x"` all look like one, but the
+/// (Apple's "Support Universal Links": add "NOT " with a space after the T). `"not /x"`, `"NOT/x"`, `"NOT  /x"` and `" NOT /x"` all look like one, but the
 /// first two are read as paths to open, and the others exclude a pattern starting with a space,
 /// which no path matches. Components have no `NOT` at all: `{"/": "NOT /x"}` is a path pattern.
 /// Lower-case `not/…` and `not*` are left alone: they may be real paths (`/not/found`, `/notes`).

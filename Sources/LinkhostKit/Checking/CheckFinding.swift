@@ -2,9 +2,7 @@ import OrderedJSON
 
 /// One result of `linkhost check`: a stable code, how bad it is, where, what and the fix.
 public struct CheckFinding: Sendable, Hashable, CustomStringConvertible {
-    public enum Severity: String, Sendable {
-        case error, warning
-    }
+    public typealias Severity = FindingSeverity
 
     /// `AASA0xx` (an AASA file, see AASAKit), `AL0xx` (an assetlinks.json, see AssetLinks), `LH0xx`
     /// (file and rules disagree), `config` (the config).

@@ -7,11 +7,6 @@ import OrderedJSON
 /// format validator on each AASA file actually served and of the assetlinks.json validator on each
 /// assetlinks.json served.
 public enum LinkhostCheck {
-    /// Codes left out for generated files: linkhost writes `appID` + `paths` next to `appIDs` +
-    /// `components` on purpose (the documented way to serve iOS 12 and older and iOS 13+ from one
-    /// entry), so warning about it would be noise.
-    static let expectedInGeneratedFiles: Set<AASAValidationCode> = [.pathsBesideComponents, .appIDAndAppIDs]
-
     /// Checks a config file.
     public static func check(configPath: String) -> [CheckFinding] {
         let configuration: LinkhostConfiguration
@@ -27,10 +22,12 @@ public enum LinkhostCheck {
             let report = AASAValidator().validate(bytes: site.aasa.bytes)
             // A signed `aasa.file` is served as the JSON inside it, which no longer shows the envelope.
             let served = (site.aasa.unwrappedSignature.map { [$0] } ?? []) + report.findings
-            for finding in served where !(site.aasaPolicy.isGenerated && expectedInGeneratedFiles.contains(finding.code)) {
+            // Generated files are checked like any other: the checker knows the one-entry form for
+            // iOS 12 and 13+ they use (`AASADetailsEntry.isDualForm`), so it has nothing to say about it.
+            for finding in served {
                 findings.append(
                     CheckFinding(
-                        code: finding.code.rawValue, severity: finding.severity == .error ? .error : .warning, site: site.id,
+                        code: finding.code.rawValue, severity: finding.severity, site: site.id,
                         path: "\(site.aasa.origin == "generated" ? "(generated file)" : site.aasa.origin) \(finding.path)",
                         message: finding.message, fix: finding.fix))
             }
@@ -45,7 +42,7 @@ public enum LinkhostCheck {
     public static func check(assetLinksBytes: [UInt8], site: String? = nil, pathPrefix: String = "") -> [CheckFinding] {
         AssetLinksValidator().validate(bytes: assetLinksBytes).map { finding in
             CheckFinding(
-                code: finding.code.rawValue, severity: finding.severity == .error ? .error : .warning, site: site, path: pathPrefix + finding.path,
+                code: finding.code.rawValue, severity: finding.severity, site: site, path: pathPrefix + finding.path,
                 message: finding.message, fix: finding.fix)
         }
     }
@@ -54,7 +51,7 @@ public enum LinkhostCheck {
     public static func check(aasaBytes: [UInt8]) -> [CheckFinding] {
         AASAValidator().validate(bytes: aasaBytes).findings.map { finding in
             CheckFinding(
-                code: finding.code.rawValue, severity: finding.severity == .error ? .error : .warning, site: nil, path: finding.path, message: finding.message,
+                code: finding.code.rawValue, severity: finding.severity, site: nil, path: finding.path, message: finding.message,
                 fix: finding.fix)
         }
     }

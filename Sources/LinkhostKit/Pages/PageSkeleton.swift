@@ -80,13 +80,16 @@ struct PageSkeleton: Sendable {
         return body
     }
 
-    /// Which slots the page shows.
-    var slots: Set<PageSlot> { Set(holes.map(\.slot)) }
 }
 
 /// The values of a page that vary from link to link, each in its slot.
 enum PageSlot: Int, Sendable, CaseIterable {
     case heading, documentTitle, summary, canonicalURL, openURL, banner, copyCode, copyValue, webURL, qrSVG, qrLink
+}
+
+/// A set of page slots, one bit each (a set per request would be an allocation).
+struct PageSlots: OptionSet, Hashable, Sendable {
+    let rawValue: UInt16
 }
 
 /// A page's varying values by slot; `nil` where the page has none.
@@ -99,14 +102,18 @@ struct PageValues: Sendable {
     }
 
     /// The values every slot's marker stands in for (`PageSkeleton.marker`), for rendering a skeleton.
-    static func markers(for slots: Set<PageSlot>) -> PageValues {
+    static func markers(for slots: PageSlots) -> PageValues {
         var values = PageValues()
-        for slot in slots { values[slot] = PageSkeleton.marker(slot) }
+        for slot in PageSlot.allCases where slots.contains(PageSlots(rawValue: 1 << slot.rawValue)) { values[slot] = PageSkeleton.marker(slot) }
         return values
     }
 
     /// The slots that hold a value.
-    var present: Set<PageSlot> { Set(PageSlot.allCases.filter { values[$0.rawValue] != nil }) }
+    var present: PageSlots {
+        var slots = PageSlots()
+        for (index, value) in values.enumerated() where value != nil { slots.insert(PageSlots(rawValue: 1 << index)) }
+        return slots
+    }
 }
 
 /// HTML escaping for text and double- or single-quoted attribute values: `&`, `<`, `>`, `"` and
@@ -115,21 +122,26 @@ struct PageValues: Sendable {
 /// follows (`"\u{301}`) unescaped, which would end an attribute early.
 enum HTMLEscaping {
     static func append(_ text: String, to body: inout [UInt8]) {
-        let utf8 = text.utf8
-        // Most values have nothing to escape: copied in one go.
-        guard utf8.contains(where: needsEscape) else {
-            body.append(contentsOf: utf8)
-            return
-        }
-        for byte in utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): body.append(contentsOf: "&amp;".utf8)
-            case UInt8(ascii: "<"): body.append(contentsOf: "&lt;".utf8)
-            case UInt8(ascii: ">"): body.append(contentsOf: "&gt;".utf8)
-            case UInt8(ascii: "\""): body.append(contentsOf: "&quot;".utf8)
-            case UInt8(ascii: "'"): body.append(contentsOf: "&#39;".utf8)
-            default: body.append(byte)
+        var text = text
+        // Over the contiguous UTF-8 bytes: runs without anything to escape (most values are one)
+        // are copied whole.
+        text.withUTF8 { bytes in
+            var runStart = 0
+            for index in bytes.indices {
+                let reference: StaticString
+                switch bytes[index] {
+                case UInt8(ascii: "&"): reference = "&amp;"
+                case UInt8(ascii: "<"): reference = "&lt;"
+                case UInt8(ascii: ">"): reference = "&gt;"
+                case UInt8(ascii: "\""): reference = "&quot;"
+                case UInt8(ascii: "'"): reference = "&#39;"
+                default: continue
+                }
+                body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                body.append(contentsOf: UnsafeBufferPointer(start: reference.utf8Start, count: reference.utf8CodeUnitCount))
+                runStart = index + 1
             }
+            body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
     }
 
@@ -138,10 +150,6 @@ enum HTMLEscaping {
         var body: [UInt8] = []
         append(text, to: &body)
         return String(decoding: body, as: UTF8.self)
-    }
-
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
     }
 }
 
@@ -180,7 +188,7 @@ struct PageShape: Hashable, Sendable {
     let language: String
     let variant: PageVariant
     /// The slots the page has values for (an optional summary, copy block, QR code, ...).
-    let slots: Set<PageSlot>
+    let slots: PageSlots
 }
 
 /// A broken-link reason as far as it changes the page: its kind, its parameter and what it expected.

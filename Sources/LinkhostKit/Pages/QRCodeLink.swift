@@ -4,7 +4,7 @@ import LinkRules
 /// it carries `from=qrcode`, so the app and the hit log can tell scans from taps, whenever the log
 /// tracks `from` (the default) and neither the rule nor the site gives that name a meaning of its own.
 public enum QRCodeLink {
-    /// The query item that marks a scanned link (seed 003's `from=qrcode`).
+    /// The query item that marks a scanned link: `from=qrcode`.
     public static let sourceItem = (name: "from", value: "qrcode")
 
     /// The items to add after a link's own parameters: the source marker when it applies.

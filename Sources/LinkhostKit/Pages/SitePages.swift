@@ -53,6 +53,11 @@ final class SitePages: Sendable {
             ]
             SecurityHeaders.apply(to: &fields)
             commonHeaders.apply(to: &fields)
+            do {
+                try PreparedResponse.check(fields)
+            } catch {
+                throw PageSetupError("the pages' headers cannot be sent: \(error)")
+            }
             headers[language] = fields
         }
         self.headers = headers
@@ -110,7 +115,7 @@ final class SitePages: Sendable {
         }
         let body = skeleton.fill(values)
         let fields = headers[language] ?? headers.values.first ?? HTTPHeaders()
-        guard let prepared = try? PreparedResponse(status: status, headers: fields, body: body) else {
+        guard let prepared = try? PreparedResponse(status: status, checkedHeaders: fields, body: body) else {
             return AnnotatedResponse(HTTPResponse(status: status, headers: fields, body: body), annotation: served)
         }
         cache.store(RenderedPageCache.Entry(response: prepared, kind: served.kind, rule: served.rule, pathCaptures: served.pathCaptures), for: key)

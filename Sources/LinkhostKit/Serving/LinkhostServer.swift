@@ -1,4 +1,5 @@
 import CDNCheck
+import CoreMetrics
 import Foundation
 import HTTPServing
 import LinkLog
@@ -27,7 +28,7 @@ public final class LinkhostServer: Sendable {
     private let redirect: RedirectPort?
     /// The hit log (absent when `log.enabled` is false).
     private let hitLogger: HitLogger?
-    /// What the public listeners answered, counted for `/metrics`.
+    /// What the public listeners answered, recorded into `metricsFactory`.
     public let metrics: ServingMetrics
     /// Ingest rate limits, kept across reloads.
     private let ingestLimiter: TokenBucketLimiter
@@ -48,7 +49,12 @@ public final class LinkhostServer: Sendable {
     /// Prepares every site's responses. Throws if a page file or a prepared response is unusable.
     /// - Parameter ingestKeys: the keys apps report opens with (see `IngestKeys.fromEnvironment`);
     ///   sites without one answer `POST /v1/opens` with 404.
-    public init(configuration: LinkhostConfiguration, ingestKeys: IngestKeys = .none, logger: Logger = Logger(label: "linkhost")) throws {
+    /// - Parameter metricsFactory: the swift-metrics backend `ServingMetrics` records into; by
+    ///   default the one the process bootstrapped (none, until it does).
+    public init(
+        configuration: LinkhostConfiguration, ingestKeys: IngestKeys = .none, metricsFactory: any MetricsFactory = MetricsSystem.factory,
+        logger: Logger = Logger(label: "linkhost")
+    ) throws {
         startConfiguration = configuration
         self.logger = logger
         let settings = configuration.server
@@ -72,7 +78,7 @@ public final class LinkhostServer: Sendable {
         let slot = ServingSetSlot(
             try ServingSet(configuration: configuration, ingestKeys: ingestKeys, limiter: limiter, health: health, generation: 1, clientClasses: clientClasses))
         self.slot = slot
-        let metrics = ServingMetrics()
+        let metrics = ServingMetrics(factory: metricsFactory, siteIDs: configuration.sites.map(\.id))
         self.metrics = metrics
         // Metrics and the log observe the same finished exchange and read the same facts; the
         // client class is classified here once when a page did not already, and only when wanted.
