@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Starts real servers on ephemeral ports and talks to them over TCP.
-@Suite("HTTP server over real sockets")
+@Suite("HTTP server over real sockets", .ownThread)
 struct HTTPServerTests {
     private func startServer(
         _ configuration: HTTPServerConfiguration = HTTPServerConfiguration(threadCount: 2),

@@ -12,7 +12,7 @@ import Testing
 /// as a crash, a failed request, a port still accepting after stop, or a churn check that fails.
 ///
 /// `LINKHOST_STRESS_ROUNDS` raises the number of rounds per thread for a long run.
-@Suite("Server lifecycles under descriptor churn")
+@Suite("Server lifecycles under descriptor churn", .ownThread)
 struct ServerLifecycleStressTests {
     static let roundsPerThread = Int(ProcessInfo.processInfo.environment["LINKHOST_STRESS_ROUNDS"] ?? "") ?? 25
 

@@ -11,7 +11,7 @@ import Testing
 /// busy server; any such race shows as a crash of the test process.
 ///
 /// `LINKHOST_STRESS_ROUNDS` raises the number of rounds for a long run.
-@Suite("Stopping busy servers")
+@Suite("Stopping busy servers", .ownThread)
 struct StopUnderLoadTests {
     static let rounds = Int(ProcessInfo.processInfo.environment["LINKHOST_STRESS_ROUNDS"] ?? "") ?? 40
 

@@ -7,7 +7,7 @@ import Testing
 /// Bodies produced while they are sent, on a thread-per-connection listener: the client gets every
 /// byte chunked, HEAD produces nothing, a client that leaves stops production (it is pulled as the
 /// socket drains, not pushed ahead), and every stream is finished however its exchange ends.
-@Suite("Streamed response bodies")
+@Suite("Streamed response bodies", .ownThread)
 struct StreamedBodyTests {
     /// Counts what a stream produced and whether it was finished.
     final class Probe: Sendable {

@@ -8,7 +8,7 @@ import Testing
 /// The log API against the CLI on the same database, its pages and streamed exports, and its
 /// answers to bad parameters. Asked in-process, but for the large export, which the HTTP layer
 /// streams chunked.
-@Suite("Admin listener: log API")
+@Suite("Admin listener: log API", .ownThread)
 struct AdminAPITests {
     /// Requests to the public side (in-process): views with campaigns and sources, AASA fetches by
     /// a bot, a bad link and a 404; waits for every row.

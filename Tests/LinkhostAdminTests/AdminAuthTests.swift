@@ -6,7 +6,7 @@ import Testing
 
 /// Who gets in: the bearer token, the dashboard's login and session cookie, and nobody else — on
 /// the admin port only. Asked in-process (`AdminServer.answer`, `LinkhostServer.answer`).
-@Suite("Admin listener: authentication")
+@Suite("Admin listener: authentication", .ownThread)
 struct AdminAuthTests {
     static let adminPaths = [
         "/", "/metrics", "/api/v1/hits", "/api/v1/stats?by=rule", "/api/v1/funnel", "/api/v1/openapi.json", "/no-such-page", "/api/v1/nope",

@@ -12,7 +12,7 @@ import Testing
 ///
 /// docs/dashboard-1280.png and docs/dashboard-400.png are two of those screenshots: run this test with
 /// `LINKHOST_TEST_ARTIFACTS=<folder>` and copy `dashboard-1280.png` and `dashboard-400.png` from there.
-@Suite("Admin dashboard in Chromium", .serialized)
+@Suite("Admin dashboard in Chromium", .ownThread, .serialized)
 struct DashboardBrowserTests {
     static let pwn = "window.__pwned=1"
     static let payloads = [

@@ -8,7 +8,7 @@ import Testing
 
 /// `/metrics` in Prometheus's format: checked by Debian's `promtool`, counting what was really sent,
 /// and scraped by a real `prometheus` server started here.
-@Suite("Admin listener: Prometheus metrics", .serialized)
+@Suite("Admin listener: Prometheus metrics", .ownThread, .serialized)
 struct MetricsTests {
     /// The path of `name`, or `nil` with the reason printed — a failure in CI, where scripts/test installs it.
     static func tool(_ name: String) -> String? {

@@ -5,7 +5,7 @@ import Testing
 
 /// The OpenAPI document the admin listener serves, checked against the same listener: every path,
 /// every parameter (and only those), every enum and every documented response code.
-@Suite("Admin listener: the OpenAPI document matches the server")
+@Suite("Admin listener: the OpenAPI document matches the server", .ownThread)
 struct OpenAPIDocumentTests {
     static func document(_ harness: AdminHarness) throws -> JSONValue {
         let response = try harness.admin("/api/v1/openapi.json")
@@ -100,7 +100,9 @@ struct OpenAPIDocumentTests {
             #expect(try JSONParser().parse(unavailable.body)["error"] == "log_unavailable")
         }
         // 500 when the database cannot be read; the answer does not say more than that.
-        let broken = try AdminHarness(listening: false)
+        // The writer fails on the replaced file from then on, and a stop waits for a failing
+        // database until the grace period and 5 s more have passed: no grace here, so 5 s.
+        let broken = try AdminHarness(settings: ["server.limits.shutdownGraceSeconds": 0], listening: false)
         defer { broken.stop() }
         _ = try broken.visit("/addfriend?code=X1")
         try broken.waitForRows(1)

@@ -45,7 +45,7 @@ func startedServer(_ configuration: LinkhostConfiguration) throws -> LinkhostSer
 
 /// What the server answers for the AASA file and around it, in-process (`LinkhostServer.answer`);
 /// HEAD, a 304's length, a request without a Host and the listener's counters go over a socket.
-@Suite("AASA hosting over HTTP")
+@Suite("AASA hosting over HTTP", .ownThread)
 struct AASAHostingTests {
     static let aasaPaths = ["/.well-known/apple-app-site-association", "/apple-app-site-association"]
 

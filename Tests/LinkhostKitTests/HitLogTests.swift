@@ -10,7 +10,7 @@ import Testing
 /// The hit log: requests answered by a server in this process (the serving path but the socket),
 /// rows read back from the SQLite file once `stop` has written them; one test through the built
 /// binary under load, stopped by SIGTERM.
-@Suite("The hit log", .serialized)
+@Suite("The hit log", .ownThread, .serialized)
 struct HitLogTests {
     let folder: TemporaryDirectory
 
@@ -184,7 +184,7 @@ struct HitLogTests {
     }
 }
 
-@Suite("linkhost log and stats", .serialized)
+@Suite("linkhost log and stats", .ownThread, .serialized)
 struct LogCommandTests {
     /// A database with known rows, made by a server answering in this process.
     static func makeDatabase(in folder: TemporaryDirectory) throws -> String {

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Requests built to break out of the page: nothing from the request may appear raw.
-@Suite("Hostile input is never reflected raw")
+@Suite("Hostile input is never reflected raw", .ownThread)
 struct HostileInputTests {
     let shared: SharedServer
 

@@ -9,7 +9,9 @@ import Testing
 /// The server and the CLI with the hit log in a real PostgreSQL server (`TemporaryPostgreSQL`).
 /// Requests are answered in-process (the serving path but the socket): what is tested is the log
 /// on PostgreSQL, and 100,000 answers then take seconds of processor time instead of a minute.
-@Suite("The hit log in PostgreSQL", .serialized, .enabled(if: !TemporaryPostgreSQL.mayBeSkipped, "PostgreSQL is not installed (apt-get install postgresql)"))
+@Suite(
+    "The hit log in PostgreSQL", .ownThread, .serialized,
+    .enabled(if: !TemporaryPostgreSQL.mayBeSkipped, "PostgreSQL is not installed (apt-get install postgresql)"))
 struct PostgreSQLHitLogTests {
     @Test func aServerLogsIntoPostgreSQLAndTheCLIReadsItWithoutShowingThePassword() throws {
         let postgres = try TemporaryPostgreSQL()

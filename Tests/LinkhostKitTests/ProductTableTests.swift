@@ -99,7 +99,7 @@ final class SharedServer: Sendable {
     }
 }
 
-@Suite("Every row of the product tables")
+@Suite("Every row of the product tables", .ownThread)
 struct ProductTableTests {
     let shared: SharedServer
 

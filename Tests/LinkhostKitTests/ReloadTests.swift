@@ -11,7 +11,7 @@ import Testing
 /// replaces the served set in one step, or is refused while the old one keeps serving. Requests
 /// are answered in-process, but for the first test's keep-alive connection, which a reload must
 /// not drop.
-@Suite("Reload", .serialized)
+@Suite("Reload", .ownThread, .serialized)
 struct ReloadTests {
     static let aasaPath = "/.well-known/apple-app-site-association"
     let folder: TemporaryDirectory

@@ -8,7 +8,7 @@ import Testing
 /// The real binary under abuse: stalled connections, oversized heads, a flood of malformed
 /// requests, SIGKILL mid-write, and requests from a load tool. Bounded in count and time, loopback
 /// only. The soaks of hundreds of thousands of requests are in `SoakBench` (`bash bench/test-runs`).
-@Suite("Robustness", .serialized)
+@Suite("Robustness", .ownThread, .serialized)
 struct RobustnessTests {
     /// A `linkhost serve` on a free loopback port with its own log database.
     final class Server: Sendable {

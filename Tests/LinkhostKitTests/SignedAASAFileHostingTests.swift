@@ -9,7 +9,7 @@ import Testing
 /// A site's `aasa.file` in a CMS (PKCS #7) signature, as iOS 8 wanted it, is read as `check` and
 /// `match` read one: the server answers with the JSON inside it, over real HTTP, and warns at start
 /// that signing is obsolete (AASA040). Files are signed with OpenSSL in a temporary folder.
-@Suite("Signed aasa.file in a config")
+@Suite("Signed aasa.file in a config", .ownThread)
 struct SignedAASAFileHostingTests {
     static let json = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/x/?*"}]}]}}"#
 

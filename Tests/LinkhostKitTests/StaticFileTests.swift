@@ -4,7 +4,7 @@ import Testing
 
 @testable import LinkhostKit
 
-@Suite("Static files")
+@Suite("Static files", .ownThread)
 struct StaticFileTests {
     let shared: SharedServer
 

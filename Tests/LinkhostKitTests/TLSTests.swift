@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// HTTPS served by linkhost itself, with a certificate from `linkhost dev-cert`, checked with curl.
-@Suite("HTTPS and device-testing certificates", .serialized)
+@Suite("HTTPS and device-testing certificates", .ownThread, .serialized)
 struct TLSTests {
     let folder: TemporaryDirectory
 

@@ -9,7 +9,7 @@ import Testing
 /// The report endpoints: POSTs answered by a server in this process (the serving path but the
 /// socket), rows read back from the SQLite file once `stop` has written them. What the HTTP layer
 /// decides (a body over the limit, a body that stalls) goes over a socket.
-@Suite("App opens and page events", .serialized)
+@Suite("App opens and page events", .ownThread, .serialized)
 struct IngestEndpointTests {
     static let key = "test-ingest-key-0123456789"
     let folder: TemporaryDirectory
