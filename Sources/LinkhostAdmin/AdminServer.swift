@@ -18,6 +18,8 @@ public final class AdminServer: Sendable {
     static let threadCount = 2
 
     private let http: HTTPServer
+    /// What the listener answers with, kept for `answer(_:)`.
+    private let responder: AdminResponder
     private let settings: AdminSettings
     private let secure: Bool
 
@@ -53,7 +55,14 @@ public final class AdminServer: Sendable {
             listener.tls = TLSCredentials(
                 certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM, priorities: tls.priorities ?? TLSCredentials.intermediatePriorities)
         }
+        self.responder = responder
         http = HTTPServer(configuration: listener, logger: adminLogger, responder: responder)
+    }
+
+    /// Answers `request` in this process, as the listener would, without a socket: for tests of
+    /// what the admin listener answers (see `LinkhostServer.answer(_:overTLS:)`).
+    package func answer(_ request: HTTPRequest) -> HTTPResponse {
+        responder.respond(to: request).response
     }
 
     public func start() throws(HTTPServerError) { try http.start() }

@@ -5,19 +5,27 @@ import TestSupport
 import Testing
 
 /// HTTPS served by linkhost itself, with a certificate from `linkhost dev-cert`, checked with curl.
-@Suite("HTTPS and device-testing certificates", .serialized)
+@Suite("HTTPS and device-testing certificates", .ownThread, .serialized)
 struct TLSTests {
     let folder: TemporaryDirectory
 
-    init() throws {
-        folder = try TemporaryDirectory()
+    /// One CA and host certificate from `linkhost dev-cert` for the whole suite (the suite's tests
+    /// run one at a time; the one that makes more certificates puts them beside these).
+    static let certificates: Result<TemporaryDirectory, any Error> = Result {
+        let folder = try TemporaryDirectory()
         let made = try ChildProcess.run(
             ProjectPaths.linkhostBinary,
             ["dev-cert", "--host", "rowhni.com", "--host", "forums.somethingawful.com", "--host", "127.0.0.1", "--out", folder.path])
-        guard made.status == 0 else {
-            Issue.record("dev-cert failed: \(made.error)")
-            throw CancellationError()
-        }
+        guard made.status == 0 else { throw CertificateFailure(description: "dev-cert failed: \(made.error)") }
+        return folder
+    }
+
+    struct CertificateFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init() throws {
+        folder = try Self.certificates.get()
     }
 
     private var ca: String { folder.path + "/linkhost-dev-ca.pem" }
@@ -40,7 +48,14 @@ struct TLSTests {
         try ChildProcess.run("curl", ["-s", "--max-time", "10"] + arguments)
     }
 
+    /// In a folder of its own, so the listing holds exactly what one run made.
     @Test func devCertMakesACAAndAHostCertificateThatVerify() throws {
+        let folder = try TemporaryDirectory()
+        let ca = folder.path + "/linkhost-dev-ca.pem"
+        let made = try ChildProcess.run(
+            ProjectPaths.linkhostBinary,
+            ["dev-cert", "--host", "rowhni.com", "--host", "forums.somethingawful.com", "--host", "127.0.0.1", "--out", folder.path])
+        #expect(made.status == 0, "\(made.error)")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(files == ["linkhost-dev-ca-key.pem", "linkhost-dev-ca.crt", "linkhost-dev-ca.pem", "rowhni.com-key.pem", "rowhni.com.pem"])
         for key in ["linkhost-dev-ca-key.pem", "rowhni.com-key.pem"] {
