@@ -260,3 +260,22 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The fuzz targets (docs/fuzzing.md): one executable, declared only when LINKHOST_FUZZ=1, so
+// `swift build` and `swift test` never see it; `bash scripts/fuzz` sets it and builds into
+// .build-fuzz with libFuzzer and AddressSanitizer. Declared in this package so it reaches `package`
+// declarations without widening anything to `public`.
+if Context.environment["LINKHOST_FUZZ"] == "1" {
+    package.targets += [
+        .systemLibrary(name: "CLibFuzzer", path: "Fuzz/Sources/CLibFuzzer"),
+        .executableTarget(
+            name: "LinkhostFuzz",
+            dependencies: [
+                "CLibFuzzer", "AASAKit", "AssetLinks", "HTTPServing", "LinkhostAdmin", "LinkhostKit", "LinkLog", "LinkRules", "OrderedJSON",
+                "PercentCoding", "TestSupport",
+            ],
+            path: "Fuzz/Sources/LinkhostFuzz",
+            swiftSettings: strictness
+        ),
+    ]
+}

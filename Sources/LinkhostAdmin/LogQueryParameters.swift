@@ -6,14 +6,14 @@ import LinkhostKit
 /// `host`, `site`, `rule`, `kind`, `utm-source`, `utm-medium`, `utm-campaign`, `client`, `limit`)
 /// with the same values. An unknown or repeated parameter is refused rather than ignored: a typo
 /// must not quietly widen an export to the whole log.
-struct LogQueryParameters {
-    static let filterNames = ["since", "until", "host", "site", "rule", "kind", "utm-source", "utm-medium", "utm-campaign", "client", "limit"]
+package struct LogQueryParameters {
+    package static let filterNames = ["since", "until", "host", "site", "rule", "kind", "utm-source", "utm-medium", "utm-campaign", "client", "limit"]
 
-    let values: [String: String]
+    package let values: [String: String]
 
     /// Reads a request's query items, allowing the filters and `extra` (plus `format`) but not the
     /// filters in `refused`, which are answered with their reason.
-    static func read(_ items: [HTTPQueryItem], extra: [String], refused: [String: String] = [:]) -> Result<LogQueryParameters, HTTPProblem> {
+    package static func read(_ items: [HTTPQueryItem], extra: [String], refused: [String: String] = [:]) -> Result<LogQueryParameters, HTTPProblem> {
         let allowed = filterNames.filter { refused[$0] == nil } + extra + ["format"]
         var values: [String: String] = [:]
         for item in items {
@@ -28,7 +28,7 @@ struct LogQueryParameters {
     }
 
     /// The filter, with time bounds resolved against `now`; `maximumLimit` bounds `limit`.
-    func filter(now: Int64, maximumLimit: Int) -> Result<LogFilter, HTTPProblem> {
+    package func filter(now: Int64, maximumLimit: Int) -> Result<LogFilter, HTTPProblem> {
         var filter = LogFilter()
         for name in ["since", "until"] {
             guard let text = values[name] else { continue }
