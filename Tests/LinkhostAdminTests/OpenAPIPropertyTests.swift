@@ -73,8 +73,7 @@ struct OpenAPIPropertyTests {
         #expect(served.status == 200)
         #expect(served.header("Content-Type") == "application/json")
         #expect(served.body == Array(try Data(contentsOf: URL(fileURLWithPath: ProjectPaths.root + "/Public/static/openapi-ingest.json"))))
-        let deadline = Date().addingTimeInterval(30)
-        while (server.logStatus?.written ?? 0) < 4, Date() < deadline { usleep(20_000) }
+        #expect(waitUntil { (server.logStatus?.written ?? 0) >= 4 }, "the log has its rows")
 
         // Both documents at once: each run is one busy Python process.
         let started = Date()
