@@ -33,12 +33,16 @@ final class AdminHarness {
         }
     }
 
-    /// The shipped config on loopback and ephemeral ports, its hit log in `folder`, with `settings`.
-    static func configuration(in folder: TemporaryDirectory, settings: [String: JSONValue] = [:]) throws -> LinkhostConfiguration {
+    /// The shipped config on loopback and ephemeral ports, its hit log in `folder`, with `settings`
+    /// and then `adjust` (for what a dotted path cannot name, such as each site's settings).
+    static func configuration(
+        in folder: TemporaryDirectory, settings: [String: JSONValue] = [:], adjust: (JSONValue) -> JSONValue = { $0 }
+    ) throws -> LinkhostConfiguration {
         var document = try JSONParser().parse(Array(try Data(contentsOf: URL(fileURLWithPath: ProjectPaths.shippedConfig))))
         var replaced: [String: JSONValue] = ["server.limits.threads": 2, "log.enabled": .bool(true)]
         replaced.merge(settings) { _, given in given }
         for (path, value) in replaced { document = document.setting(path, to: value) }
+        document = adjust(document)
         var overrides = ConfigurationOverrides()
         overrides.listenAddress = .init("127.0.0.1", from: "the test")
         overrides.port = .init(0, from: "the test")
