@@ -8,7 +8,7 @@ enum AASAFuzzing {
     static let target = FuzzTarget(
         name: "aasa",
         summary: "AASAValidator/AASADocument on file bytes; self-comparison and re-serialization agree; matcher answers explained",
-        maximumLength: 16_384,
+        maximumLength: 8192,
         run: run
     )
 

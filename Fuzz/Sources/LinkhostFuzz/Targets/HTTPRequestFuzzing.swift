@@ -13,7 +13,7 @@ enum HTTPRequestFuzzing {
     static let target = FuzzTarget(
         name: "http-request",
         summary: "HTTPRequest target, query and Host reading; each fixture server's in-process answer",
-        maximumLength: 8192,
+        maximumLength: 4096,
         run: run
     )
 

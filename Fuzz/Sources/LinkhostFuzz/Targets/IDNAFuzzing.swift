@@ -6,6 +6,7 @@ enum IDNAFuzzing {
     static let target = FuzzTarget(
         name: "idna",
         summary: "Punycode encode → decode round trip, decode → encode → decode, IDNA.asciiHost idempotence",
+        maximumLength: 2048,
         run: run
     )
 

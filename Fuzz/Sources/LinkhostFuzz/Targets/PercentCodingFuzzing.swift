@@ -6,6 +6,7 @@ enum PercentCodingFuzzing {
     static let target = FuzzTarget(
         name: "percent-coding",
         summary: "PercentCoding.decode/encode round trips, QueryString splitting in all three decodings",
+        maximumLength: 2048,
         run: run
     )
 

@@ -11,6 +11,7 @@ enum ReportFuzzing {
     static let target = FuzzTarget(
         name: "reports",
         summary: "POST /v1/opens and /v1/events bodies (OpenReport, PageEventReport, ReportedLink) through a fixture server",
+        maximumLength: 2048,
         run: run
     )
 

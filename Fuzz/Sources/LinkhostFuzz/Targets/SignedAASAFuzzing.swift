@@ -9,6 +9,7 @@ enum SignedAASAFuzzing {
     static let target = FuzzTarget(
         name: "signed-aasa",
         summary: "AASAFileContent/CMSEnvelope on raw bytes; wrap (DER or BER) → unwrap round trip",
+        maximumLength: 2048,
         run: run
     )
 
