@@ -190,8 +190,9 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
-        // Real-socket HTTP client, process helpers, the QR code reader (zbarimg) and JSON editing shared by the test targets.
-        .target(name: "TestSupport", dependencies: ["OrderedJSON", "PNGEncoding"], swiftSettings: strictness),
+        // Real-socket and in-process HTTP clients, process helpers, waiting on conditions, the QR code reader (zbarimg)
+        // and JSON editing shared by the test targets.
+        .target(name: "TestSupport", dependencies: ["HTTPServing", "OrderedJSON", "PNGEncoding"], swiftSettings: strictness),
         .testTarget(
             name: "PercentCodingTests",
             dependencies: ["PercentCoding"],
@@ -204,7 +205,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ProcessSignalsTests",
-            dependencies: ["ProcessSignals"],
+            dependencies: ["ProcessSignals", "TestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(

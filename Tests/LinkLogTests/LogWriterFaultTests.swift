@@ -22,7 +22,10 @@ struct LogWriterFaultTests {
         var results: [Bool] = []
         for index in 0..<10 { results.append(writer.enqueue(Sample.record(at: Sample.baseTime + Int64(index)))) }
         #expect(results == Array(repeating: true, count: 8) + [false, false])
-        #expect(!writer.drain(timeout: .milliseconds(300)))
+        // A retry after the records were queued has failed too (the backoff itself is tested step by
+        // step in WriterCycleTests); `drain` does not claim they are written.
+        #expect(writer.waitForStatus(timeout: .seconds(30)) { $0.consecutiveFailures >= 2 })
+        #expect(!writer.drain(timeout: .zero))
         let waiting = writer.status
         #expect(waiting.pending == 8)
         #expect(waiting.dropped == 2)
@@ -51,7 +54,8 @@ struct LogWriterFaultTests {
         let blocker = try fixture.folder.write("blocker", "x")
         let writer = try fixture.writer(path: blocker + "/hits.sqlite", capacity: 100)
         for _ in 0..<5 { #expect(writer.enqueue(Sample.record())) }
-        let final = writer.stop(timeout: .milliseconds(200))
+        // A deadline already reached: the retries up to a later one are WriterCycleTests' to show.
+        let final = writer.stop(timeout: .zero)
         #expect(final.isStopped)
         #expect(final.written == 0)
         #expect(final.abandonedAtStop == 5)
@@ -87,7 +91,8 @@ struct LogWriterFaultTests {
         let other = try SQLiteConnection(path: fixture.databasePath)
         try other.execute("BEGIN IMMEDIATE")
         for _ in 0..<5 { #expect(writer.enqueue(Sample.record(path: "/while-locked"))) }
-        #expect(!writer.drain(timeout: .milliseconds(500)))
+        #expect(writer.waitForStatus(timeout: .seconds(30)) { $0.health == .failing })
+        #expect(!writer.drain(timeout: .zero))
         let locked = writer.status
         #expect(locked.health == .failing)
         #expect(locked.lastError?.contains("locked") == true)

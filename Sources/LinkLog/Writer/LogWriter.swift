@@ -43,6 +43,13 @@ public final class LogWriter: Sendable {
         engine.drain(timeout: timeout)
     }
 
+    /// Waits until `condition` holds for the status, checking it each time the writer makes progress
+    /// (a batch committed, a failure, rows deleted by retention, the end); `false` if `timeout` passed
+    /// or the writer stopped first. For tests, which wait on what they assert rather than for a time.
+    package func waitForStatus(timeout: Duration, until condition: (LogWriterStatus) -> Bool) -> Bool {
+        engine.waitForStatus(timeout: timeout, until: condition)
+    }
+
     /// Refuses new records, writes everything queued, closes the database and ends the thread.
     /// With a healthy database every accepted record is written however long it takes; with a failing
     /// one the writer keeps retrying until `timeout` and then counts what is left as

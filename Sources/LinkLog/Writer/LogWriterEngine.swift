@@ -2,22 +2,31 @@ import Foundation
 import Glibc
 import Logging
 
-/// The machinery behind `LogWriter`: the shared queue and counters, and the loop its writer thread
-/// runs. Kept apart from `LogWriter` so the thread holds this object, not the public handle, and
-/// releasing the handle can still stop the thread.
+/// The machinery behind `LogWriter`: the shared queue and counters, and the thread that carries out
+/// what `WriterCycle` decides. Kept apart from `LogWriter` so the thread holds this object, not the
+/// public handle, and releasing the handle can still stop the thread.
 final class LogWriterEngine: Sendable {
     let configuration: LogWriterConfiguration
     let lock: WriterStateLock
+    /// The writer's one clock, for its deadlines and for the waits of `drain` and `stop`.
+    let clock = ContinuousClock()
+    /// When the writer started: its cycle counts time from here (`WriterCycle`).
+    let start: ContinuousClock.Instant
 
     init(configuration: LogWriterConfiguration) {
         self.configuration = configuration
         var state = LogWriterState()
         state.queue.reserveCapacity(min(max(configuration.queueCapacity, 0), 1024))
         lock = WriterStateLock(state)
+        start = ContinuousClock.now
     }
+
+    private var logger: Logger { configuration.logger }
+    private var databaseMetadata: Logger.Metadata { ["database": "\(configuration.database.displayName)"] }
 
     // MARK: - Called from any thread
 
+    /// Runs on every logged request: a lock for an array append, and no clock read.
     func enqueue(_ record: LogRecord) -> Bool {
         let capacity = configuration.queueCapacity
         let accepted = lock.withLock { state -> Bool in
@@ -39,32 +48,38 @@ final class LogWriterEngine: Sendable {
     }
 
     func status() -> LogWriterStatus {
-        lock.withLock { $0.snapshot(database: configuration.database.displayName, queueCapacity: configuration.queueCapacity) }
+        lock.withLock { snapshot($0) }
     }
 
     func waitForFirstOpenAttempt() {
-        lock.withLock(waitingFor: .progressMade, until: nil, while: { !$0.firstOpenAttempted && !$0.writerExited }) { _ in }
+        lock.withLock(waitingFor: .progressMade, until: nil, on: clock, while: { !$0.firstOpenAttempted && !$0.writerExited }) { _ in }
+    }
+
+    /// Waits until `condition` holds for the status, or `timeout` passes, or the writer ends;
+    /// returns whether it holds. Checked again each time the writer makes progress.
+    func waitForStatus(timeout: Duration, until condition: (LogWriterStatus) -> Bool) -> Bool {
+        let deadline = clock.now.advanced(by: timeout)
+        return lock.withLock(waitingFor: .progressMade, until: deadline, on: clock, while: { !$0.writerExited && !condition(snapshot($0)) }) {
+            condition(snapshot($0))
+        }
     }
 
     func drain(timeout: Duration) -> Bool {
-        let deadline = MonotonicInstant.now().advanced(by: timeout)
-        let target = lock.withLock { $0.enqueued }
-        lock.signal(.workArrived)
         // Records are written in the order they were queued, so `written` reaching the count at the
         // time of the call means every one of those records is in the database.
-        return lock.withLock(waitingFor: .progressMade, until: deadline, while: { $0.written < target && !$0.writerExited }) {
-            $0.written >= target
-        }
+        let target = lock.withLock { $0.enqueued }
+        return waitForStatus(timeout: timeout) { $0.written >= target }
     }
 
     func stop(timeout: Duration) -> LogWriterStatus {
         lock.withLock { state in
             guard !state.stopRequested else { return }
             state.stopRequested = true
-            state.stopDeadline = MonotonicInstant.now().advanced(by: timeout)
+            state.stopDeadline = elapsed() + timeout
         }
         lock.signal(.workArrived)
-        lock.withLock(waitingFor: .progressMade, until: nil, while: { !$0.writerExited }) { _ in }
+        lock.signal(.stopRequested)
+        lock.withLock(waitingFor: .progressMade, until: nil, on: clock, while: { !$0.writerExited }) { _ in }
         return status()
     }
 
@@ -89,25 +104,167 @@ final class LogWriterEngine: Sendable {
         pthread_detach(thread)
     }
 
+    private func snapshot(_ state: LogWriterState) -> LogWriterStatus {
+        state.snapshot(database: configuration.database.displayName, queueCapacity: configuration.queueCapacity)
+    }
+
     // MARK: - The writer thread
 
-    /// The writer loop: sleep until records arrive, take them all, insert them in one transaction;
-    /// on failure keep them, back off and try again; on stop write what is left and return.
+    /// Now, on the writer's clock, as its cycle counts time.
+    private func elapsed() -> Duration {
+        start.duration(to: clock.now)
+    }
+
+    /// The writer loop: asks the cycle what to do, does it, and tells it how that went. The store
+    /// lives here, on the writer thread's stack only, which is why it may be a non-`Sendable` connection.
     private func run() {
         var cycle = WriterCycle(configuration: configuration)
-        while true {
-            cycle.takeWork(from: lock)
-            cycle.writeIfDue(to: lock)
-            if cycle.isFinished(updating: lock) { break }
-            // A plain sleep, not a wait on the condition: every enqueue signals it, and waking the
-            // writer for each request is the cost this pause exists to avoid. A stop is noticed after
-            // the pause at the latest.
-            if cycle.shouldCoalesce, !lock.withLock({ $0.stopRequested }) {
-                usleep(WriterCycle.coalescingPauseMicroseconds)
+        var store: (any LogStore)?
+        while carryOut(cycle.next(now: elapsed(), wallMilliseconds: WallClock.nowMilliseconds()), &cycle, &store) {}
+        // Closes the database (checkpointing its WAL).
+        store = nil
+        lock.withLock { $0.writerExited = true }
+        lock.broadcast(.progressMade)
+    }
+
+    /// Does what `step` says and reports the outcome to `cycle`; `false` once the writer is done.
+    private func carryOut(_ step: WriterCycle.Step, _ cycle: inout WriterCycle, _ store: inout (any LogStore)?) -> Bool {
+        switch step {
+        case .open(let retentionCutoff):
+            // Close first: the old connection removes its WAL by name when it closes, which must
+            // happen before a new database gets a WAL under that name.
+            store = nil
+            do {
+                let opened = try configuration.database.openStore(
+                    LogStoreOptions(busyTimeout: configuration.busyTimeout, maximumTextBytes: configuration.maximumTextBytes))
+                if let retentionCutoff { recordRetention(deleted: try opened.deleteRows(before: retentionCutoff)) }
+                store = opened
+                cycle.opened(at: elapsed(), degraded: opened.degradation != nil)
+            } catch {
+                fail(error, &cycle, &store)
+            }
+        case .write(let insert):
+            guard let current = currentStore(&cycle, &store) else { break }
+            do {
+                if insert {
+                    cycle.capTexts(to: configuration.maximumTextBytes)
+                    try current.insert(cycle.batch, droppedRecords: cycle.droppedToRecord)
+                }
+            } catch {
+                fail(error, &cycle, &store)
+                break
+            }
+            let degradation = current.degradation
+            let wasDegraded = cycle.isDegraded
+            let written = cycle.wrote(at: elapsed(), degraded: degradation != nil)
+            recordSuccess(written, degradation: degradation, wasDegraded: wasDegraded)
+        case .applyRetention(let cutoff):
+            guard let current = currentStore(&cycle, &store) else { break }
+            do {
+                recordRetention(deleted: try current.deleteRows(before: cutoff))
+                cycle.retained(at: elapsed())
+            } catch {
+                fail(error, &cycle, &store)
+            }
+        case .wait(let deadline, let wakingForRecords):
+            let stopSeen = cycle.isStopping
+            lock.withLock(
+                waitingFor: wakingForRecords ? .workArrived : .stopRequested, until: deadline.map { start + $0 }, on: clock,
+                while: { state in
+                    if state.stopRequested, !stopSeen { return false }
+                    return !wakingForRecords || state.queue.isEmpty
+                }
+            ) { state in
+                cycle.take(&state.queue, droppedRecords: state.dropped - state.droppedInDatabase, stopDeadline: state.stopDeadline)
+                state.inFlight = cycle.batch.count
+            }
+        case .finish:
+            return false
+        case .giveUp(let abandoned):
+            let lost = lock.withLock { state -> Int in
+                let lost = abandoned + state.queue.count
+                state.abandonedAtStop += lost
+                state.queue.removeAll()
+                state.inFlight = 0
+                return lost
+            }
+            logger.error("stopping while the hit log database fails: \(lost) records could not be written", metadata: databaseMetadata)
+            return false
+        }
+        return true
+    }
+
+    /// The open store, or `nil` after dropping one whose file was deleted or replaced (the cycle
+    /// then opens the database again).
+    private func currentStore(_ cycle: inout WriterCycle, _ store: inout (any LogStore)?) -> (any LogStore)? {
+        guard let current = store, current.isStillCurrent else {
+            if store != nil { logger.warning("the hit log database was deleted or replaced; starting it again", metadata: databaseMetadata) }
+            store = nil
+            cycle.storeLost()
+            return nil
+        }
+        return current
+    }
+
+    /// Drops the store (the next attempt opens afresh) and reports the failure.
+    private func fail(_ error: any Error, _ cycle: inout WriterCycle, _ store: inout (any LogStore)?) {
+        store = nil
+        cycle.failed(at: elapsed())
+        recordFault(error)
+    }
+
+    private func recordSuccess(_ written: (records: Int, droppedRecords: Int), degradation: String?, wasDegraded: Bool) {
+        if (degradation != nil) != wasDegraded {
+            if let degradation {
+                logger.error("the hit log keeps rows aside: \(degradation)", metadata: databaseMetadata)
+            } else {
+                logger.notice("the hit log rows kept aside are all written", metadata: databaseMetadata)
             }
         }
-        cycle.closeDatabase()
-        lock.withLock { $0.writerExited = true }
+        let recovered = lock.withLock { state -> Bool in
+            let recovered = state.consecutiveFailures > 0
+            state.written += written.records
+            if written.records > 0 { state.batches += 1 }
+            state.droppedInDatabase += written.droppedRecords
+            state.inFlight = 0
+            state.firstOpenAttempted = true
+            state.health = degradation == nil ? .healthy : .degraded
+            if let degradation { state.lastError = degradation }
+            state.failingSinceMilliseconds = nil
+            state.consecutiveFailures = 0
+            return recovered
+        }
+        lock.broadcast(.progressMade)
+        if recovered {
+            var metadata = databaseMetadata
+            metadata["caughtUp"] = "\(written.records)"
+            logger.notice("the hit log database is being written again", metadata: metadata)
+        }
+    }
+
+    private func recordFault(_ error: any Error) {
+        let message = "\(error)"
+        let (began, pending) = lock.withLock { state -> (Bool, Int) in
+            let began = state.health == .healthy
+            state.health = .failing
+            state.lastError = message
+            state.failingSinceMilliseconds = state.failingSinceMilliseconds ?? WallClock.nowMilliseconds()
+            state.consecutiveFailures += 1
+            state.firstOpenAttempted = true
+            return (began, state.queue.count + state.inFlight)
+        }
+        lock.broadcast(.progressMade)
+        if began {
+            var metadata = databaseMetadata
+            metadata["error"] = "\(message)"
+            metadata["pending"] = "\(pending)"
+            logger.error("cannot write the hit log database; keeping records in memory and retrying", metadata: metadata)
+        }
+    }
+
+    private func recordRetention(deleted: Int) {
+        guard deleted > 0 else { return }
+        lock.withLock { $0.retentionDeletedRows += deleted }
         lock.broadcast(.progressMade)
     }
 }

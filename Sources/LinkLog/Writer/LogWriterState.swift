@@ -24,7 +24,8 @@ struct LogWriterState {
     /// Set once the writer has tried to open the database the first time (the initialiser waits for it).
     var firstOpenAttempted = false
     var stopRequested = false
-    var stopDeadline: MonotonicInstant?
+    /// On the writer's clock, as a duration since the writer started (`WriterCycle`).
+    var stopDeadline: Duration?
     var writerExited = false
 
     func snapshot(database: String, queueCapacity: Int) -> LogWriterStatus {

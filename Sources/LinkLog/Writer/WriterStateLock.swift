@@ -1,8 +1,9 @@
 import Glibc
 
-/// The writer's shared state behind a pthread mutex, with two condition variables: one the writer
-/// sleeps on until work arrives, one that callers of `drain`/`stop` sleep on until progress is made.
-/// Two conditions, so a signal for the writer can never be swallowed by a waiting `drain`.
+/// The writer's shared state behind a pthread mutex, with the condition variables its threads sleep
+/// on: the writer until records arrive or a stop is requested, callers of `drain`/`stop` until
+/// progress is made. Separate conditions, so a signal meant for the writer can never be swallowed by
+/// a waiting `drain`, and so records queued during a backoff or a pause wake nobody.
 /// (`Synchronization.Mutex` has no condition variable, hence pthreads.)
 ///
 /// `@unchecked Sendable`: `state` is only ever touched between `pthread_mutex_lock` and
@@ -10,15 +11,19 @@ import Glibc
 /// and the pthread objects live at fixed heap addresses for the lifetime of the object.
 final class WriterStateLock: @unchecked Sendable {
     enum Condition {
-        /// Records were queued, or stop was requested: for the writer thread.
+        /// Records were queued, or a stop was requested: for the writer waiting for records.
         case workArrived
-        /// A batch was committed, a fault recorded, or the writer exited: for `drain`, `stop` and `init`.
+        /// A stop was requested: for the writer sleeping out a backoff or a pause.
+        case stopRequested
+        /// A batch was committed, a fault recorded, retention run, or the writer exited: for
+        /// `drain`, `stop`, `init` and status waits.
         case progressMade
     }
 
     private var state: LogWriterState
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let workArrived = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let stopRequested = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private let progressMade = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     init(_ state: LogWriterState) {
@@ -26,19 +31,19 @@ final class WriterStateLock: @unchecked Sendable {
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
-        // Deadlines are MonotonicInstants: wall-clock jumps must not shorten or stretch a wait.
+        // Waits are measured on CLOCK_MONOTONIC, so wall-clock jumps neither shorten nor stretch them.
+        // (glibc accepts only it and CLOCK_REALTIME here: not CLOCK_BOOTTIME, see `monotonicTime`.)
         pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(workArrived, &attributes)
-        pthread_cond_init(progressMade, &attributes)
+        for variable in [workArrived, stopRequested, progressMade] { pthread_cond_init(variable, &attributes) }
         pthread_condattr_destroy(&attributes)
     }
 
     deinit {
-        pthread_cond_destroy(workArrived)
-        pthread_cond_destroy(progressMade)
+        for variable in [workArrived, stopRequested, progressMade] {
+            pthread_cond_destroy(variable)
+            variable.deallocate()
+        }
         pthread_mutex_destroy(mutex)
-        workArrived.deallocate()
-        progressMade.deallocate()
         mutex.deallocate()
     }
 
@@ -49,11 +54,12 @@ final class WriterStateLock: @unchecked Sendable {
         return try body(&state)
     }
 
-    /// Locks, sleeps on `condition` for as long as `shouldWait` says so (or until `deadline`), then
-    /// runs `body` — all without letting go of the state in between.
-    func withLock<Result>(
+    /// Locks, sleeps on `condition` for as long as `shouldWait` says so or until `deadline` on
+    /// `clock` (none: no limit), then runs `body` — all without letting go of the state in between.
+    func withLock<C: Clock<Duration>, Result>(
         waitingFor condition: Condition,
-        until deadline: MonotonicInstant?,
+        until deadline: C.Instant?,
+        on clock: C,
         while shouldWait: (LogWriterState) -> Bool,
         _ body: (inout LogWriterState) throws -> Result
     ) rethrows -> Result {
@@ -62,8 +68,9 @@ final class WriterStateLock: @unchecked Sendable {
         let variable = pointer(for: condition)
         while shouldWait(state) {
             if let deadline {
-                guard MonotonicInstant.now() < deadline else { break }
-                var wakeAt = deadline.timespecValue
+                let remaining = clock.now.duration(to: deadline)
+                guard remaining > .zero else { break }
+                var wakeAt = Self.monotonicTime(after: remaining)
                 pthread_cond_timedwait(variable, mutex, &wakeAt)
             } else {
                 pthread_cond_wait(variable, mutex)
@@ -72,7 +79,7 @@ final class WriterStateLock: @unchecked Sendable {
         return try body(&state)
     }
 
-    /// Wakes one thread waiting on `condition` (the writer is the only one on `workArrived`).
+    /// Wakes one thread waiting on `condition` (the writer is the only one on the writer's two).
     func signal(_ condition: Condition) {
         pthread_cond_signal(pointer(for: condition))
     }
@@ -85,7 +92,24 @@ final class WriterStateLock: @unchecked Sendable {
     private func pointer(for condition: Condition) -> UnsafeMutablePointer<pthread_cond_t> {
         switch condition {
         case .workArrived: workArrived
+        case .stopRequested: stopRequested
         case .progressMade: progressMade
         }
+    }
+
+    /// `remaining` from now on CLOCK_MONOTONIC, as the absolute time `pthread_cond_timedwait` takes.
+    /// The deadline itself is on the caller's clock; `ContinuousClock` on Linux also counts time
+    /// spent suspended (CLOCK_BOOTTIME) and CLOCK_MONOTONIC does not, so after a resume a wait still
+    /// sleeps what was left of it although its deadline has passed: a retry, a retention run or a
+    /// timeout comes that much late, nothing worse.
+    private static func monotonicTime(after remaining: Duration) -> timespec {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let parts = remaining.components
+        let nanoseconds = now.tv_nsec + Int(parts.attoseconds / 1_000_000_000)
+        let (whole, overflow) = now.tv_sec.addingReportingOverflow(Int(parts.seconds))
+        let (seconds, carryOverflow) = whole.addingReportingOverflow(nanoseconds / 1_000_000_000)
+        guard !overflow, !carryOverflow else { return timespec(tv_sec: .max, tv_nsec: 0) }
+        return timespec(tv_sec: seconds, tv_nsec: nanoseconds % 1_000_000_000)
     }
 }
