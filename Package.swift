@@ -190,8 +190,9 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
-        // Real-socket HTTP client, process helpers, the QR code reader (zbarimg) and JSON editing shared by the test targets.
-        .target(name: "TestSupport", dependencies: ["OrderedJSON", "PNGEncoding"], swiftSettings: strictness),
+        // Real-socket and in-process HTTP clients, process helpers, waiting on conditions, the QR code reader (zbarimg)
+        // and JSON editing shared by the test targets.
+        .target(name: "TestSupport", dependencies: ["HTTPServing", "OrderedJSON", "PNGEncoding"], swiftSettings: strictness),
         .testTarget(
             name: "PercentCodingTests",
             dependencies: ["PercentCoding"],
@@ -204,7 +205,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ProcessSignalsTests",
-            dependencies: ["ProcessSignals"],
+            dependencies: ["ProcessSignals", "TestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(
@@ -259,3 +260,22 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The fuzz targets (docs/fuzzing.md): one executable, declared only when LINKHOST_FUZZ=1, so
+// `swift build` and `swift test` never see it; `bash scripts/fuzz` sets it and builds into
+// .build-fuzz with libFuzzer and AddressSanitizer. Declared in this package so it reaches `package`
+// declarations without widening anything to `public`.
+if Context.environment["LINKHOST_FUZZ"] == "1" {
+    package.targets += [
+        .systemLibrary(name: "CLibFuzzer", path: "Fuzz/Sources/CLibFuzzer"),
+        .executableTarget(
+            name: "LinkhostFuzz",
+            dependencies: [
+                "CLibFuzzer", "AASAKit", "AssetLinks", "HTTPServing", "LinkhostAdmin", "LinkhostKit", "LinkLog", "LinkRules", "OrderedJSON",
+                "PercentCoding", "TestSupport",
+            ],
+            path: "Fuzz/Sources/LinkhostFuzz",
+            swiftSettings: strictness
+        ),
+    ]
+}

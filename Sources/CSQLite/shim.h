@@ -1,7 +1,7 @@
 // SQLite for Swift on Linux, where no `SQLite3` module exists.
 //
 // The destructor sentinels SQLITE_STATIC / SQLITE_TRANSIENT are macros that Swift does not import,
-// and sqlite3_config / sqlite3_db_config are variadic; the helpers below give Swift plain functions.
+// and sqlite3_config is variadic; the helpers below give Swift plain functions.
 #ifndef LINKHOST_CSQLITE_SHIM_H
 #define LINKHOST_CSQLITE_SHIM_H
 
@@ -24,17 +24,6 @@ static inline int linkhost_sqlite_bind_text_static(sqlite3_stmt *statement, int 
 /// here reads them. Returns SQLITE_MISUSE (and changes nothing) once SQLite is initialised.
 static inline int linkhost_sqlite_disable_memory_statistics(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-}
-
-/// Binds a blob that SQLite copies at once.
-static inline int linkhost_sqlite_bind_blob_copy(sqlite3_stmt *statement, int index, const void *bytes, int length) {
-    return sqlite3_bind_blob(statement, index, bytes, length, SQLITE_TRANSIENT);
-}
-
-/// Turns on (1) or off (0) foreign-key-like db_config switches that take an int and an out-pointer.
-static inline int linkhost_sqlite_db_config_int(sqlite3 *db, int op, int value) {
-    int current = 0;
-    return sqlite3_db_config(db, op, value, &current);
 }
 
 #endif

@@ -26,6 +26,8 @@ package final class ExchangeState {
         case readBody
         /// The declared length is over the limit: answer 413 now.
         case refuseTooLarge
+        /// The head is malformed: answer 400 now and close.
+        case refuseMalformed(HeadFault)
     }
 
     /// What to do with a chunk of body.
@@ -62,11 +64,19 @@ package final class ExchangeState {
     private(set) var completion: (@Sendable (HTTPExchange) -> Void)?
     /// Kept alive by libmicrohttpd's pointer rather than by the connection (a fallback only).
     var ownedByPointer = false
+    /// Where the target lies in libmicrohttpd's read buffer (address and length), for the framing
+    /// check; compared, never read.
+    var targetSpan: (start: UInt, length: Int)?
+    /// The head's fields, collected once when the head arrives.
+    var headers = HTTPHeaders()
 
-    /// The bytes of body dropped past the limit before the connection is closed instead: four times
-    /// the limit, and never less than 64 KiB, so a client that sent a little too much still gets
-    /// its 413 while one that never stops cannot keep the server reading.
-    package static func discardAllowance(limit: Int) -> Int { 4 * max(limit, 16 * 1024) }
+    /// The bytes of body dropped past the limit before the connection is closed instead: 64 times
+    /// the limit, and never less than 4 MiB. libmicrohttpd 0.9.75 cannot answer while it reads a
+    /// body, so a chunked body over the limit gets its 413 only once it has ended: reading and
+    /// dropping (what nginx calls a lingering close, bounded the same way) lets a client that sent
+    /// too much see the answer, while one that never stops cannot keep the server reading. The
+    /// connection's idle timeout bounds a client that stalls instead.
+    package static func discardAllowance(limit: Int) -> Int { 64 * max(limit, 64 * 1024) }
 
     package init(target: String) {
         self.target = target
@@ -75,9 +85,11 @@ package final class ExchangeState {
     /// Whether the head has been read (the request counts as in flight from then on).
     package var hasStarted: Bool { headArrivedAt != nil }
 
-    /// The head is in, with the body's declared `Content-Length` if any.
-    package func headArrived(at instant: ContinuousClock.Instant, declaredLength: Int?, limit: Int) -> HeadStep {
+    /// The head is in, with the body's declared `Content-Length` if any and what is wrong with the
+    /// head's framing if anything is.
+    package func headArrived(at instant: ContinuousClock.Instant, declaredLength: Int?, limit: Int, fault: HeadFault? = nil) -> HeadStep {
         headArrivedAt = instant
+        if let fault { return .refuseMalformed(fault) }
         if let declaredLength, declaredLength > limit { return .refuseTooLarge }
         phase = .readingBody
         // The body arrives in chunks appended to one buffer, sized up front when the length is known.

@@ -1,9 +1,10 @@
 /// A response body produced piece by piece while it is sent, so an export of any size never sits
 /// in memory whole: the server asks for the next piece each time the previous one went out.
 ///
-/// Only for servers in thread-per-connection mode (`HTTPServerConfiguration.threadPerConnection`):
-/// `next` may block (it typically reads a database), and it is called on the connection's own
-/// thread, one call at a time, never concurrently — which is why the unchecked `Sendable` is sound.
+/// `next` may block (it typically reads a database): it is called on the thread that serves the
+/// connection, one call at a time, never concurrently — which is why the unchecked `Sendable` is
+/// sound. In the event-driven mode a blocking `next` holds that worker thread (and the other
+/// connections it serves) meanwhile: for listeners where that is acceptable, like the admin one.
 /// It is released (and `finish` called) when the exchange ends, however it ends.
 public final class HTTPBodyStream: @unchecked Sendable {
     private let produce: () throws -> [UInt8]?

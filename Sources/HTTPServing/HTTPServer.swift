@@ -129,7 +129,7 @@ public final class HTTPServer: Sendable {
                     failedStart([])
                     throw .cannotStart("this libmicrohttpd was built without TLS support")
                 }
-                tlsStrings = [strdup(tls.certificateChainPEM), strdup(tls.privateKeyPEM), strdup(TLSCredentials.priorities)]
+                tlsStrings = [strdup(tls.certificateChainPEM), strdup(tls.privateKeyPEM), strdup(tls.priorities)]
                 options.append(linkhost_mhd_option(MHD_OPTION.HTTPS_MEM_CERT, 0, tlsStrings[0]))
                 options.append(linkhost_mhd_option(MHD_OPTION.HTTPS_MEM_KEY, 0, tlsStrings[1]))
                 options.append(linkhost_mhd_option(MHD_OPTION.HTTPS_PRIORITIES, 0, tlsStrings[2]))
@@ -156,7 +156,10 @@ public final class HTTPServer: Sendable {
                 throw .cannotStart(
                     configuration.tls == nil
                         ? "libmicrohttpd refused the options (see the log above for its reason)"
-                        : "libmicrohttpd could not use the TLS certificate and key (are they PEM, and does the key belong to the certificate?)")
+                        : configuration.tls?.priorities == TLSCredentials.intermediatePriorities
+                            ? "libmicrohttpd could not use the TLS certificate and key (are they PEM, and does the key belong to the certificate?)"
+                            : "libmicrohttpd could not use the TLS certificate and key or the TLS priority string (are they PEM, does the key belong to the certificate, and is the priority string one GnuTLS accepts?)"
+                )
             }
             // The daemon owns the duplicate now; our own descriptor is no longer needed.
             close(socket.descriptor)

@@ -33,6 +33,9 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// block (on a database, say) without stalling other connections. For small admin listeners;
     /// `threadCount` and `turbo` are unused, and `connectionLimit` bounds the threads.
     public var threadPerConnection: Bool
+    /// Proxies whose `Forwarded`/`X-Forwarded-For` fields name the client (none by default: the
+    /// peer is the client, and those fields are ignored).
+    public var trustedProxies: TrustedProxies
 
     public init(
         address: String = "127.0.0.1",
@@ -47,7 +50,8 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         shutdownGraceSeconds: Double = 10,
         turbo: Bool = true,
         tls: TLSCredentials? = nil,
-        threadPerConnection: Bool = false
+        threadPerConnection: Bool = false,
+        trustedProxies: TrustedProxies = TrustedProxies()
     ) {
         self.address = address
         self.port = port
@@ -62,6 +66,7 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         self.turbo = turbo
         self.tls = tls
         self.threadPerConnection = threadPerConnection
+        self.trustedProxies = trustedProxies
     }
 
     /// One worker per processor, as libmicrohttpd's manual recommends for its thread-pool mode.

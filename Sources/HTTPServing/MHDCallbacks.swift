@@ -13,8 +13,13 @@ enum MHDCallbacks {
     /// is owned by the connection's state; libmicrohttpd gets an unowned pointer that comes back in
     /// every later callback for this request.
     static let requestStarted: RequestStarted = { _, uri, connection in
-        let exchange = ExchangeState(target: uri.map { String(cString: $0) } ?? "/")
-        if let uri { hideQueryFromLibmicrohttpd(uri) }
+        guard let uri else { return attach(ExchangeState(target: "/"), to: connection) }
+        let length = strlen(uri)
+        let exchange = uri.withMemoryRebound(to: UInt8.self, capacity: length) {
+            ExchangeState(target: String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self))
+        }
+        exchange.targetSpan = (UInt(bitPattern: uri), length)
+        hideQueryFromLibmicrohttpd(uri)
         return attach(exchange, to: connection)
     }
 
@@ -83,10 +88,17 @@ enum MHDCallbacks {
 
         if !exchange.hasStarted {
             server.counters.inFlight.add(1, ordering: .relaxed)
-            let declaredLength = lookupHeader(connection, "Content-Length").flatMap { Int($0) }
-            switch exchange.headArrived(at: .now, declaredLength: declaredLength, limit: limit) {
+            let head = collectHead(of: connection)
+            exchange.headers = head.headers
+            let fault = HeadFault.of(
+                version: version.map { String(cString: $0) } ?? "HTTP/1.1", hostFields: head.hostFields, hiddenBytesInFields: head.hiddenBytes,
+                requestLineIntact: requestLineIsIntact(method: method, target: exchange.targetSpan, version: version))
+            let declaredLength = head.headers["Content-Length"].flatMap { Int($0) }
+            switch exchange.headArrived(at: .now, declaredLength: declaredLength, limit: limit, fault: fault) {
+            case .refuseMalformed(let fault):
+                return respond(server, connection, exchange, method: method, version: version, refusal: .malformed(fault))
             case .refuseTooLarge:
-                return respond(server, connection, exchange, method: method, version: version, tooLarge: true)
+                return respond(server, connection, exchange, method: method, version: version, refusal: .tooLarge)
             case .readBody:
                 // Answer on a later call, once libmicrohttpd has read the (possibly empty) body: a
                 // response queued from this first call makes libmicrohttpd 0.9.75 close the
@@ -103,8 +115,8 @@ enum MHDCallbacks {
         }
         switch exchange.bodyEnded() {
         case .nothing: return MHD_Result.YES
-        case .respond: return respond(server, connection, exchange, method: method, version: version, tooLarge: false)
-        case .refuseTooLarge: return respond(server, connection, exchange, method: method, version: version, tooLarge: true)
+        case .respond: return respond(server, connection, exchange, method: method, version: version, refusal: nil)
+        case .refuseTooLarge: return respond(server, connection, exchange, method: method, version: version, refusal: .tooLarge)
         }
     }
 
@@ -164,22 +176,29 @@ enum MHDCallbacks {
         _ exchange: ExchangeState,
         method: UnsafePointer<CChar>?,
         version: UnsafePointer<CChar>?,
-        tooLarge: Bool
+        refusal: Refusal?
     ) -> MHD_Result {
+        let peer = linkhost_mhd_client_address(connection).flatMap { SocketAddressText.address($0) }
+        let proxies = server.configuration.trustedProxies
         let request = HTTPRequest(
             method: method.map { String(cString: $0) } ?? "GET",
             target: exchange.target,
             version: version.map { String(cString: $0) } ?? "HTTP/1.1",
-            headers: headers(of: connection),
-            clientAddress: linkhost_mhd_client_address(connection).flatMap { SocketAddressText.address($0) },
+            headers: exchange.headers,
+            clientAddress: proxies.isEmpty ? peer : proxies.clientAddress(peer: peer, headers: exchange.headers),
             body: exchange.takeBody()
         )
         let response: HTTPResponse
         let completion: HTTPServer.ExchangeCompletion?
-        if tooLarge {
+        switch refusal {
+        case .tooLarge:
             response = payloadTooLarge(server, request)
             completion = server.completeUnanswered
-        } else {
+        case .malformed(let fault):
+            response = HTTPResponse(
+                status: 400, contentType: "text/plain; charset=utf-8", text: "Bad Request: \(fault.detail)\n", headers: ["Connection": "close"])
+            completion = server.completeUnanswered
+        case nil:
             (response, completion) = server.answer(request)
         }
         let isHead = request.method == "HEAD"
@@ -203,32 +222,93 @@ enum MHDCallbacks {
             status: 413, contentType: "text/plain; charset=utf-8", text: "Payload Too Large: \(problem.detail)\n", headers: ["Connection": "close"])
     }
 
-    private static func lookupHeader(_ connection: OpaquePointer, _ name: String) -> String? {
-        MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, name).map { String(cString: $0) }
+    /// Why the server answers by itself instead of asking the responder.
+    private enum Refusal {
+        case tooLarge
+        case malformed(HeadFault)
     }
 
-    private static let collectHeader: MHD_KeyValueIteratorN = { headersPointer, _, key, keySize, value, valueSize in
-        guard let headersPointer, let key else { return MHD_Result.YES }
-        let headers = headersPointer.assumingMemoryBound(to: HTTPHeaders.self)
+    /// The header fields of a head, with what the framing checks need to know about them.
+    private struct CollectedHead {
+        var headers = HTTPHeaders()
+        var hostFields = 0
+        var hiddenBytes = false
+        /// Where the previous field's value ended in libmicrohttpd's buffer.
+        var previousValueEnd: UnsafePointer<CChar>?
+    }
+
+    /// Whether the bytes from `start` up to `end` are only what libmicrohttpd leaves between a field's
+    /// parts: NULs it wrote over `:`, CR and LF, and optional whitespace.
+    ///
+    /// libmicrohttpd 0.9.75 measures names and values with strlen, so a NUL byte sent inside one cuts
+    /// it and hides the rest; the hidden bytes are still in the buffer, between one field's end and
+    /// the next one's start, where nothing but those separators belongs.
+    private static func onlySeparators(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>) -> Bool {
+        var byte = start
+        while byte < end {
+            switch UInt8(bitPattern: byte.pointee) {
+            case 0, UInt8(ascii: " "), UInt8(ascii: "\t"): byte += 1
+            default: return false
+            }
+        }
+        return true
+    }
+
+    private static let collectField: MHD_KeyValueIteratorN = { headPointer, _, key, keySize, value, valueSize in
+        guard let headPointer, let key else { return MHD_Result.YES }
+        let head = headPointer.assumingMemoryBound(to: CollectedHead.self)
+        if let previous = head.pointee.previousValueEnd, !onlySeparators(from: previous, to: key) { head.pointee.hiddenBytes = true }
+        // Trailing whitespace is not part of a field value (RFC 9110 §5.5); libmicrohttpd 0.9.75
+        // keeps it, so `Host: rowhni.com ` would name no site.
+        var valueSize = valueSize
+        if let value {
+            while valueSize > 0, value[valueSize - 1] == CChar(UInt8(ascii: " ")) || value[valueSize - 1] == CChar(UInt8(ascii: "\t")) {
+                valueSize -= 1
+            }
+            if !onlySeparators(from: key + keySize, to: value) { head.pointee.hiddenBytes = true }
+            head.pointee.previousValueEnd = value + valueSize
+        }
         let name = key.withMemoryRebound(to: UInt8.self, capacity: keySize) {
             String(decoding: UnsafeBufferPointer(start: $0, count: keySize), as: UTF8.self)
         }
+        if HTTPHeaders.namesMatch(name, "Host") { head.pointee.hostFields += 1 }
         let text =
             value.map { pointer in
                 pointer.withMemoryRebound(to: UInt8.self, capacity: valueSize) {
                     String(decoding: UnsafeBufferPointer(start: $0, count: valueSize), as: UTF8.self)
                 }
             } ?? ""
-        headers.pointee.add(name, text)
+        head.pointee.headers.add(name, text)
         return MHD_Result.YES
     }
 
-    private static func headers(of connection: OpaquePointer) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        withUnsafeMutablePointer(to: &headers) { pointer in
-            _ = MHD_get_connection_values_n(connection, MHD_ValueKind.HEADER_KIND, collectHeader, pointer)
+    private static func collectHead(of connection: OpaquePointer) -> CollectedHead {
+        var head = CollectedHead()
+        withUnsafeMutablePointer(to: &head) { pointer in
+            _ = MHD_get_connection_values_n(connection, MHD_ValueKind.HEADER_KIND, collectField, pointer)
         }
-        return headers
+        // After the last value come its line end and the empty line, both turned into NULs (whitespace
+        // may come first); anything else there was hidden behind a NUL sent inside the value.
+        if var byte = head.previousValueEnd {
+            while byte.pointee == CChar(UInt8(ascii: " ")) || byte.pointee == CChar(UInt8(ascii: "\t")) { byte += 1 }
+            if byte.pointee != 0 || byte[1] != 0 { head.hiddenBytes = true }
+        }
+        head.previousValueEnd = nil
+        return head
+    }
+
+    /// Whether the method, target and version libmicrohttpd hands over are the whole request line.
+    ///
+    /// libmicrohttpd 0.9.75 gives the method and version as C strings pointing into the line it read
+    /// (`METHOD SP target SP version`), so a NUL byte inside the method or target cuts the string it
+    /// passes and the rest becomes invisible. The three pointers still show it: each part must end
+    /// exactly one space before the next begins.
+    private static func requestLineIsIntact(
+        method: UnsafePointer<CChar>?, target: (start: UInt, length: Int)?, version: UnsafePointer<CChar>?
+    ) -> Bool {
+        guard let method, let target, let version else { return true }
+        let methodEnd = UInt(bitPattern: method) + UInt(strlen(method))
+        return methodEnd + 1 == target.start && target.start + UInt(target.length) + 1 == UInt(bitPattern: version)
     }
 
     private static func outcome(of termination: MHD_RequestTerminationCode) -> HTTPExchange.Outcome {

@@ -1,12 +1,36 @@
 import LinkLog
 
 /// The hit log's tables in PostgreSQL: the same tables, columns and indexes as the SQLite log of the
-/// same version, in PostgreSQL's types. A PostgreSQL log starts at version 5 (the first with rollups);
-/// later versions add migrations here as they add them for SQLite. The version is kept in `meta`
-/// (`schema_version`), and migrations hold an advisory lock, so instances starting together migrate once.
+/// same version, in PostgreSQL's types. A new database gets the current schema in one step; one
+/// made by an earlier build is migrated. A PostgreSQL log started at version 5 (the first with
+/// rollups); later versions add migrations here as they add them for SQLite. The version is kept in
+/// `meta` (`schema_version`), and migrations hold an advisory lock, so instances starting together
+/// migrate once. A test checks that a database migrated from version 5 and a new one are the same.
 public enum PostgreSQLLogSchema {
     /// The schema this build writes and reads.
     public static let currentVersion = 6
+
+    /// The current schema, derived from the declarations of the tables (`HitTable`, the rollups'
+    /// `RollupTableSet` and `CreditTable`): what a new database is made with (`meta` is made first,
+    /// by `migrate`).
+    static var currentSchemaStatements: [String] {
+        [HitTable.createTableSQL(definition)] + HitTable.indexes.map(\.createSQL)
+            + RollupTableSet.allCases.flatMap { set in RollupGrain.coarsestFirst.flatMap { rollupTableStatements(table: set.table($0), columns: set.columns) } }
+            + RollupGrain.coarsestFirst.flatMap { rollupTableStatements(table: CreditTable.table($0), columns: CreditTable.columns) }
+    }
+
+    /// How PostgreSQL spells a hits column: the id is an identity column, and integers are `INTEGER`
+    /// or `BIGINT` as their fields are.
+    static func definition(_ column: HitTable.Column) -> String {
+        let type =
+            switch column.type {
+            case .rowID: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
+            case .integer: "INTEGER"
+            case .bigInteger: "BIGINT"
+            case .text: "TEXT"
+            }
+        return column.isRequired && column.type != .rowID ? type + " NOT NULL" : type
+    }
 
     /// The `meta` key holding the schema version.
     static let versionKey = "schema_version"
@@ -14,7 +38,8 @@ public enum PostgreSQLLogSchema {
     /// An arbitrary number the migrating instance holds as a transaction-level advisory lock.
     static let migrationLock: Int64 = 0x6C69_6E6B_686F_7374
 
-    /// Each version's statements, from an empty database.
+    /// Each version's statements, from an empty database. Never edit a published step: add a new one
+    /// (and the column's line in `HitTable`). A new database skips them (`currentSchemaStatements`).
     static let migrations: [(version: Int, statements: [String])] = [
         (
             5,
@@ -88,7 +113,7 @@ public enum PostgreSQLLogSchema {
         (["bucket_ms"] + dimensions).joined(separator: ", ")
     }
 
-    /// Brings the database to `currentVersion`; refuses one from a newer build.
+    /// Brings the database to `currentVersion` (a new one at once); refuses one from a newer build.
     static func migrate(_ connection: PostgreSQLConnection, displayName: String) throws {
         try connection.transaction {
             try connection.execute("SELECT pg_advisory_xact_lock(\(migrationLock))")
@@ -97,13 +122,22 @@ public enum PostgreSQLLogSchema {
             guard found <= currentVersion else {
                 throw LogError.schemaTooNew(path: displayName, found: found, supported: currentVersion)
             }
+            if found == 0 {
+                for statement in currentSchemaStatements { try connection.execute(statement) }
+                try setVersion(currentVersion, connection)
+                return
+            }
             for migration in migrations where migration.version > found {
                 for statement in migration.statements { try connection.execute(statement) }
                 try afterMigration(to: migration.version, connection)
-                try connection.execute(
-                    "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-                    [.text(versionKey), .integer(Int64(migration.version))])
+                try setVersion(migration.version, connection)
             }
         }
+    }
+
+    private static func setVersion(_ version: Int, _ connection: PostgreSQLConnection) throws {
+        try connection.execute(
+            "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+            [.text(versionKey), .integer(Int64(version))])
     }
 }

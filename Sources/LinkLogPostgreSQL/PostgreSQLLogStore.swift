@@ -7,7 +7,8 @@ import LinkLog
 final class PostgreSQLLogStore: LogStore {
     private let connection: PostgreSQLConnection
 
-    /// Rows per `INSERT` (21 parameters each; PostgreSQL takes at most 65,535 per statement).
+    /// Rows per `INSERT` (a parameter per column of `HitTable.recordColumns`, 21 today; PostgreSQL
+    /// takes at most 65,535 per statement).
     static let rowsPerStatement = 1000
 
     init(settings: PostgreSQLConnectionSettings, displayName: String) throws {
@@ -63,7 +64,7 @@ final class PostgreSQLLogStore: LogStore {
     /// Inserts `records`, noting in `paired` the ids of the rows that take part in pairing (read
     /// back with `RETURNING`, which says nothing of order, so each row says what it is).
     private func insertHits(_ records: ArraySlice<LogRecord>, noting paired: inout OpenCrediting.Inserted) throws {
-        let columns = HitTable.insertColumns
+        let columns = HitTable.recordColumnNames
         var arguments: [SQLValue] = []
         arguments.reserveCapacity(records.count * columns.count)
         var tuples: [String] = []

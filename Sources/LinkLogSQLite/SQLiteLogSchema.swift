@@ -1,11 +1,34 @@
 import LinkLog
 
-/// The hit log's tables in SQLite, and the migrations that bring a log file of any earlier version to
-/// the current one. The version lives in `PRAGMA user_version`; each migration runs in its own
-/// transaction together with the version bump, so a database is always at exactly one version.
+/// The hit log's tables in SQLite: the current schema, which a new database gets in one step, and
+/// the migrations that bring a log file of any earlier version to it. The version lives in
+/// `PRAGMA user_version`; each step runs in its own transaction together with the version bump, so a
+/// database is always at exactly one version. A test checks that a database migrated from version 1
+/// and a new one have the same schema.
 public enum SQLiteLogSchema {
     /// The schema this build writes and reads.
     public static var currentVersion: Int { migrations.count }
+
+    /// The current schema, derived from the declarations of the tables (`HitTable`, the rollups'
+    /// `RollupTableSet` and `CreditTable`): what a new database is made with.
+    static var currentSchemaSQL: String {
+        let hits = ([HitTable.createTableSQL(definition)] + HitTable.indexes.map(\.createSQL)).map { $0 + ";\n" }.joined()
+        let meta = "CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;\n"
+        let rollups =
+            RollupTableSet.allCases.flatMap { set in RollupGrain.coarsestFirst.map { rollupTableSQL(table: set.table($0), columns: set.columns) } }
+            + RollupGrain.coarsestFirst.map { rollupTableSQL(table: CreditTable.table($0), columns: CreditTable.columns) }
+        return hits + meta + rollups.joined()
+    }
+
+    /// How SQLite spells a hits column: every integer is an `INTEGER`, and the id the `INTEGER PRIMARY
+    /// KEY` that is the row's rowid.
+    static func definition(_ column: HitTable.Column) -> String {
+        switch column.type {
+        case .rowID: "INTEGER PRIMARY KEY"
+        case .integer, .bigInteger: column.isRequired ? "INTEGER NOT NULL" : "INTEGER"
+        case .text: column.isRequired ? "TEXT NOT NULL" : "TEXT"
+        }
+    }
 
     /// One step from version `version - 1` to `version`.
     struct Migration: Sendable {
@@ -14,7 +37,8 @@ public enum SQLiteLogSchema {
     }
 
     /// Every step from an empty file, in order; `migrations[n - 1]` makes version n. Never edit a
-    /// published step: add a new one.
+    /// published step: add a new one (and the column's line in `HitTable`). A new database skips
+    /// them (`currentSchemaSQL`); they stay for the databases made by earlier builds.
     static let migrations: [Migration] = [
         // Version 1: the first hit log — one row per answered request, UTM parameters as columns.
         Migration(version: 1) { connection in
@@ -151,12 +175,22 @@ public enum SQLiteLogSchema {
             """
     }
 
-    /// Brings the database to `currentVersion`. A database from a newer build is refused rather than
-    /// written with assumptions that may no longer hold.
+    /// Brings the database to `currentVersion`: a new one (version 0) gets the current schema at
+    /// once, an older one each migration after its version. A database from a newer build is refused
+    /// rather than written with assumptions that may no longer hold.
     static func migrate(_ connection: SQLiteConnection) throws {
-        let found = try connection.userVersion()
+        var found = try connection.userVersion()
         guard found <= currentVersion else {
             throw LogError.schemaTooNew(path: connection.path, found: found, supported: currentVersion)
+        }
+        if found == 0 {
+            try connection.transaction(.immediate) {
+                // Another process may have made it while we waited for the lock.
+                guard try connection.userVersion() == 0 else { return }
+                try connection.execute(currentSchemaSQL)
+                try connection.setUserVersion(currentVersion)
+            }
+            found = try connection.userVersion()
         }
         for migration in migrations where migration.version > found {
             try connection.transaction(.immediate) {

@@ -8,6 +8,8 @@ import LinkLog
 final class SQLiteLogStore: LogStore {
     private let connection: SQLiteConnection
     private let insertHit: SQLiteStatement
+    /// What the insert's parameters hold (`HitTable.recordFields`), by kind of field.
+    private let insertFields = InsertFields(HitTable.recordFields)
     private let addDropped: SQLiteStatement
     private let deleteBefore: [SQLiteStatement]
     /// Per rollup table: add to a key's row, and insert the row when there was none to add to.
@@ -44,7 +46,7 @@ final class SQLiteLogStore: LogStore {
         // Keep the WAL file from staying huge after a burst.
         try connection.execute("PRAGMA journal_size_limit = 67108864")
         try SQLiteLogSchema.migrate(connection)
-        let columns = HitTable.insertColumns
+        let columns = HitTable.recordColumnNames
         insertHit = try connection.prepare(
             "INSERT INTO hits (\(columns.joined(separator: ", "))) VALUES (\(columns.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))",
             persistent: true)
@@ -80,7 +82,7 @@ final class SQLiteLogStore: LogStore {
         self.addToRollup = addToRollup
         self.insertRollup = insertRollup
         // Room for every text column of a row at the writer's cap, so no value falls back to a copy.
-        textArena = SQLiteTextArena(capacity: options.maximumTextBytes * (HitTable.insertColumns.count + 1))
+        textArena = SQLiteTextArena(capacity: options.maximumTextBytes * (columns.count + 1))
         guard let identity = FileIdentity(path: path) else {
             throw SQLiteError(code: SQLITE_CANTOPEN, message: "the database file vanished while it was being opened", context: "opening \(path)")
         }
@@ -97,11 +99,14 @@ final class SQLiteLogStore: LogStore {
     func insert(_ records: [LogRecord], droppedRecords: Int, marker: LogBatchMarker?) throws {
         try connection.transaction(.immediate) {
             var paired = OpenCrediting.Inserted()
-            for record in records {
-                defer { insertHit.reset() }
-                try bind(record)
-                _ = try insertHit.step()
-                paired.note(record, id: connection.lastInsertedRowID)
+            try records.withUnsafeBufferPointer { rows in
+                for index in rows.indices {
+                    defer { insertHit.reset() }
+                    let record = rows.baseAddress! + index
+                    try bind(record)
+                    _ = try insertHit.step()
+                    paired.note(record.pointee, id: connection.lastInsertedRowID)
+                }
             }
             for (set, grain, counts) in RollupTable.counts(of: records) {
                 for (key, count) in counts { try addToRollup(set.table(grain), key, count) }
@@ -135,32 +140,32 @@ final class SQLiteLogStore: LogStore {
         try connection.queryInteger("SELECT value FROM meta WHERE key = ?1", [.text(LogBatchMarker(key: key, sequence: 0).metaKey)])
     }
 
-    /// Binds `record` to the insert in `HitTable.insertColumns` order, field by field: this runs for
-    /// every hit, and building `LogRecord.columnValues` would allocate an array per row.
-    private func bind(_ record: LogRecord) throws {
+    /// Binds the record at `record` to the insert, the values of `HitTable.recordFields` from `?1`,
+    /// each read in place: this runs for every hit, and building `LogRecord.columnValues` would copy
+    /// every value into an array per row.
+    private func bind(_ record: UnsafePointer<LogRecord>) throws {
         textArena.startRow()
-        func text(_ value: String?, _ index: Int) throws { try textArena.bind(value, to: insertHit, at: index) }
-        try insertHit.bind(integer: record.timestampMilliseconds, at: 1)
-        try text(record.siteID, 2)
-        try text(record.host, 3)
-        try text(record.method, 4)
-        try text(record.path, 5)
-        try text(record.kind, 6)
-        try text(record.rule, 7)
-        try insertHit.bind(integer: Int64(record.status), at: 8)
-        try insertHit.bind(integer: record.durationMicroseconds, at: 9)
-        try text(record.utmSource, 10)
-        try text(record.utmMedium, 11)
-        try text(record.utmCampaign, 12)
-        try text(record.utmTerm, 13)
-        try text(record.utmContent, 14)
-        try text(record.parametersJSON, 15)
-        try text(record.referrer, 16)
-        try text(record.userAgent, 17)
-        try text(record.clientClass, 18)
-        try text(record.clientAddress, 19)
-        try text(record.event, 20)
-        try text(record.secretToken, 21)
+        // Indexed rather than iterated: an iterator would hold (and retain) each array, per row.
+        for index in insertFields.integers.indices {
+            let (parameter, offset) = insertFields.integers[index]
+            try insertHit.bind(integer: record.field(at: offset, as: Int64.self).pointee, at: parameter)
+        }
+        for index in insertFields.ints.indices {
+            let (parameter, offset) = insertFields.ints[index]
+            try insertHit.bind(integer: Int64(record.field(at: offset, as: Int.self).pointee), at: parameter)
+        }
+        for index in insertFields.texts.indices {
+            let (parameter, offset) = insertFields.texts[index]
+            try textArena.bind(record.field(at: offset, as: String.self), to: insertHit, at: parameter)
+        }
+        for index in insertFields.optionalTexts.indices {
+            let (parameter, offset) = insertFields.optionalTexts[index]
+            try textArena.bind(record.field(at: offset, as: String?.self), to: insertHit, at: parameter)
+        }
+        for index in insertFields.others.indices {
+            let (parameter, field) = insertFields.others[index]
+            try textArena.bind(field.value(in: record).text, to: insertHit, at: parameter)
+        }
     }
 
     /// Adds `count` hits to the rollup row of `key`, making the row when there is none.
@@ -190,6 +195,29 @@ final class SQLiteLogStore: LogStore {
                 if index == 0 { hitsDeleted = connection.changes }
             }
             return hitsDeleted
+        }
+    }
+}
+
+/// The insert's parameters (numbered from 1) sorted by the kind of field that fills them, and where
+/// the field is in a record: the binding loops then run without a switch per value.
+private struct InsertFields {
+    var integers: [(Int, Int)] = []
+    var ints: [(Int, Int)] = []
+    var texts: [(Int, Int)] = []
+    var optionalTexts: [(Int, Int)] = []
+    /// The tracked parameters, bound as JSON text.
+    var others: [(Int, HitTable.Field)] = []
+
+    init(_ fields: [HitTable.Field]) {
+        for (index, field) in fields.enumerated() {
+            switch field {
+            case .integer(let offset): integers.append((index + 1, offset))
+            case .int(let offset): ints.append((index + 1, offset))
+            case .text(let offset): texts.append((index + 1, offset))
+            case .optionalText(let offset): optionalTexts.append((index + 1, offset))
+            default: others.append((index + 1, field))
+            }
         }
     }
 }

@@ -25,16 +25,23 @@ public final class SQLiteSpool {
         try connection.setBusyTimeout(.seconds(5))
         try connection.execute("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = NORMAL")
-        let columns = HitTable.insertColumns.map { "\($0) \($0 == "ts_ms" || $0 == "status" || $0 == "duration_us" ? "INTEGER" : "TEXT")" }
-        try connection.execute(
-            """
-            CREATE TABLE IF NOT EXISTS spool_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS spool_batches (sequence INTEGER PRIMARY KEY, dropped INTEGER NOT NULL);
-            CREATE TABLE IF NOT EXISTS spool_rows (position INTEGER PRIMARY KEY, sequence INTEGER NOT NULL, \(columns.joined(separator: ", ")));
-            CREATE INDEX IF NOT EXISTS spool_rows_sequence ON spool_rows (sequence);
-            """)
+        let columns = HitTable.recordColumns.map { "\($0.name) \(Self.type(of: $0))" }
         let connection = self.connection
         identifier = try connection.transaction(.immediate) {
+            try connection.execute(
+                """
+                CREATE TABLE IF NOT EXISTS spool_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS spool_batches (sequence INTEGER PRIMARY KEY, dropped INTEGER NOT NULL);
+                CREATE TABLE IF NOT EXISTS spool_rows (position INTEGER PRIMARY KEY, sequence INTEGER NOT NULL, \(columns.joined(separator: ", ")));
+                CREATE INDEX IF NOT EXISTS spool_rows_sequence ON spool_rows (sequence);
+                """)
+            // A spool left by a build with fewer hit columns gains the new ones (NULL in its rows),
+            // so the batches it holds are replayed like any other.
+            var present: Set<String> = []
+            try connection.query("SELECT name FROM pragma_table_info('spool_rows')", []) { present.insert($0[0].text ?? "") }
+            for column in HitTable.recordColumns where !present.contains(column.name) {
+                try connection.execute("ALTER TABLE spool_rows ADD COLUMN \(column.name) \(Self.type(of: column))")
+            }
             if let existing = try connection.queryText("SELECT value FROM spool_meta WHERE key = 'identifier'") { return existing }
             let made = UUID().uuidString.lowercased()
             try connection.execute("INSERT INTO spool_meta (key, value) VALUES ('identifier', ?1)", [.text(made)])
@@ -58,9 +65,14 @@ public final class SQLiteSpool {
         return nextSequence
     }
 
+    /// A spooled column's type: the values are only kept and read back, so no constraints.
+    private static func type(of column: HitTable.Column) -> String {
+        column.type == .text ? "TEXT" : "INTEGER"
+    }
+
     /// Keeps a batch.
     public func append(_ records: [LogRecord], droppedRecords: Int, sequence: Int64) throws {
-        let columns = HitTable.insertColumns
+        let columns = HitTable.recordColumnNames
         try connection.transaction(.immediate) {
             try connection.execute("INSERT INTO spool_batches (sequence, dropped) VALUES (?1, ?2)", [.integer(sequence), .integer(Int64(droppedRecords))])
             let insert = try connection.prepare(
@@ -84,7 +96,8 @@ public final class SQLiteSpool {
         guard let (sequence, dropped) = batch else { return nil }
         var records: [LogRecord] = []
         try connection.query(
-            "SELECT \(HitTable.insertColumns.joined(separator: ", ")) FROM spool_rows WHERE sequence = ?1 ORDER BY position", [.integer(sequence)]
+            "SELECT \(HitTable.recordColumnNames.joined(separator: ", ")) FROM spool_rows WHERE sequence = ?1 ORDER BY position",
+            [.integer(sequence)]
         ) { records.append(LogRecord(columnValues: $0)) }
         return (sequence, records, dropped)
     }

@@ -46,25 +46,6 @@ public final class SQLiteStatement {
         try check(sqlite3_bind_int64(handle, Int32(index), integer))
     }
 
-    /// Binds a floating-point number; `nil` binds NULL.
-    public func bind(real: Double?, at index: Int) throws {
-        guard let real else { return try bindNull(at: index) }
-        try check(sqlite3_bind_double(handle, Int32(index), real))
-    }
-
-    /// Binds bytes as a blob (SQLite copies them at once); `nil` binds NULL.
-    public func bind(blob: [UInt8]?, at index: Int) throws {
-        guard let blob else { return try bindNull(at: index) }
-        guard blob.count <= Int(Int32.max) else { throw SQLiteError(code: SQLITE_TOOBIG, message: "blob of \(blob.count) bytes") }
-        let code = blob.withUnsafeBytes { bytes -> Int32 in
-            // A zero-length blob still needs a non-NULL pointer to be a blob rather than NULL.
-            let empty: [UInt8] = [0]
-            if bytes.isEmpty { return empty.withUnsafeBytes { linkhost_sqlite_bind_blob_copy(handle, Int32(index), $0.baseAddress, 0) } }
-            return linkhost_sqlite_bind_blob_copy(handle, Int32(index), bytes.baseAddress, Int32(bytes.count))
-        }
-        try check(code)
-    }
-
     /// Binds a log value: NULL, an integer or text.
     public func bind(_ value: SQLValue, at index: Int) throws {
         switch value {
@@ -77,11 +58,6 @@ public final class SQLiteStatement {
     /// Binds NULL.
     public func bindNull(at index: Int) throws {
         try check(sqlite3_bind_null(handle, Int32(index)))
-    }
-
-    /// Sets every parameter back to NULL.
-    public func clearBindings() {
-        sqlite3_clear_bindings(handle)
     }
 
     // MARK: Running
@@ -107,11 +83,6 @@ public final class SQLiteStatement {
     /// How many columns a row has.
     public var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
-    /// The name of result column `index`.
-    public func columnName(at index: Int) -> String {
-        sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
-    }
-
     /// Whether column `index` of the current row is NULL.
     public func isNull(at index: Int) -> Bool {
         sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
@@ -120,11 +91,6 @@ public final class SQLiteStatement {
     /// Column `index` as an integer (NULL reads as 0).
     public func int64(at index: Int) -> Int64 {
         sqlite3_column_int64(handle, Int32(index))
-    }
-
-    /// Column `index` as a floating-point number (NULL reads as 0).
-    public func double(at index: Int) -> Double {
-        sqlite3_column_double(handle, Int32(index))
     }
 
     /// Column `index` as text; `nil` for NULL. Numbers are converted by SQLite; invalid UTF-8 is repaired.
@@ -142,15 +108,6 @@ public final class SQLiteStatement {
         case SQLITE_INTEGER: .integer(int64(at: index))
         default: SQLValue(text(at: index))
         }
-    }
-
-    /// Column `index` as bytes; `nil` for NULL.
-    public func blob(at index: Int) -> [UInt8]? {
-        guard !isNull(at: index) else { return nil }
-        let bytes = sqlite3_column_blob(handle, Int32(index))
-        let count = Int(sqlite3_column_bytes(handle, Int32(index)))
-        guard let bytes, count > 0 else { return [] }
-        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
     }
 
     private func check(_ code: Int32) throws {

@@ -27,15 +27,33 @@ final class SQLiteTextArena {
 
     /// Binds `text` (NULL for `nil`) to `statement` at `index`.
     func bind(_ text: String?, to statement: SQLiteStatement, at index: Int) throws {
-        guard var text else { return try statement.bindNull(at: index) }
-        let count = text.utf8.count
-        guard count <= capacity - used else { return try statement.bind(text: text, at: index) }
+        guard let text else { return try statement.bindNull(at: index) }
+        try bind(text.utf8, to: statement, at: index)
+    }
+
+    /// Binds the text at `text` (NULL for `nil`), read where it lies: a field of a record that the
+    /// writer binds in place (`SQLiteLogStore`), which reading out would copy.
+    func bind(_ text: UnsafePointer<String?>, to statement: SQLiteStatement, at index: Int) throws {
+        guard let utf8 = text.pointee?.utf8 else { return try statement.bindNull(at: index) }
+        try bind(utf8, to: statement, at: index)
+    }
+
+    /// Binds the text at `text`, read where it lies.
+    func bind(_ text: UnsafePointer<String>, to statement: SQLiteStatement, at index: Int) throws {
+        try bind(text.pointee.utf8, to: statement, at: index)
+    }
+
+    private func bind(_ utf8: String.UTF8View, to statement: SQLiteStatement, at index: Int) throws {
+        let count = utf8.count
         let start = storage + used
-        text.withUTF8 { bytes in
-            if let base = bytes.baseAddress {
-                UnsafeMutableRawPointer(start).copyMemory(from: base, byteCount: bytes.count)
-            }
-        }
+        let copied =
+            count <= capacity - used
+            && utf8.withContiguousStorageIfAvailable { bytes in
+                if let base = bytes.baseAddress { UnsafeMutableRawPointer(start).copyMemory(from: base, byteCount: bytes.count) }
+                return true
+            } == true
+        // Too long for what is left, or not stored as UTF-8 (a bridged string): SQLite copies it.
+        guard copied else { return try statement.bind(text: String(utf8), at: index) }
         used += count
         try statement.bind(unownedText: start, count: count, at: index)
     }

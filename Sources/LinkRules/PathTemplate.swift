@@ -86,6 +86,13 @@ public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
             var text = rawPath
             return text.withUTF8 { bytes in Self.normalizedEquals(bytes, literal, caseSensitive: caseSensitive) } ? [:] : nil
         }
+        return matchCountingSteps(rawPath: rawPath, caseSensitive: caseSensitive).captures
+    }
+
+    /// `match(rawPath:caseSensitive:)` without its shortcut for literal templates, and how many
+    /// bytes it compared to decide. The routing fuzz target and the tests hold the count to the
+    /// path's length times the template's literal bytes, so no path makes matching superlinear.
+    package func matchCountingSteps(rawPath: String, caseSensitive: Bool = true) -> (captures: [String: String]?, steps: Int) {
         let original = Self.normalized(Array(rawPath.utf8))
         var path = original
         var pieces = self.pieces
@@ -94,8 +101,14 @@ public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
             pieces = pieces.map { if case .literal(let bytes) = $0 { .literal(bytes.map(Self.lowercased)) } else { $0 } }
         }
         var captures: [String: String] = [:]
-        guard Self.match(pieces[...], path[...], &captures, original: original) else { return nil }
-        return captures
+        var steps = 0
+        guard Self.match(pieces, path, &captures, original: original, steps: &steps) else { return (nil, steps) }
+        return (captures, steps)
+    }
+
+    /// The bytes of the template's literal text, which bound the steps of a match per path byte.
+    package var literalByteCount: Int {
+        pieces.reduce(0) { if case .literal(let bytes) = $1 { $0 + bytes.count } else { $0 } }
     }
 
     /// The path a match was made from, rebuilt from its `captures` (as sent) with the placeholders in
@@ -129,27 +142,65 @@ public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
 
     // MARK: matching
 
-    /// Leftmost-shortest matching: an earlier placeholder takes as little as it can. With literals
-    /// between placeholders this is a handful of scans; a path is at most a few KB.
-    private static func match(_ pieces: ArraySlice<Piece>, _ path: ArraySlice<UInt8>, _ captures: inout [String: String], original: [UInt8]) -> Bool {
-        guard let first = pieces.first else { return path.isEmpty }
-        switch first {
-        case .literal(let bytes):
-            guard path.starts(with: bytes) else { return false }
-            return match(pieces.dropFirst(), path.dropFirst(bytes.count), &captures, original: original)
-        case .placeholder(let name):
-            guard !path.isEmpty else { return false }
-            for end in (path.startIndex + 1)...path.endIndex {
-                var attempt = captures
-                if match(pieces.dropFirst(), path[end...], &attempt, original: original) {
-                    // Capture from the original bytes so case-insensitive matching keeps the value's case.
-                    attempt[name] = String(decoding: original[path.startIndex..<end], as: UTF8.self)
-                    captures = attempt
-                    return true
-                }
-            }
-            return false
+    /// Leftmost-shortest matching: each placeholder, from the left, takes the fewest bytes (at least
+    /// one) with which the rest still matches; values come from `original` so case-insensitive
+    /// matching keeps their case, and a name used twice keeps its first value.
+    ///
+    /// No backtracking: a leading literal must open the path and a trailing one close it; between
+    /// them each literal is taken at its first place after the placeholder before it. A later place
+    /// never helps, because the placeholder after the literal can take the bytes in between as well,
+    /// so the first place matches whenever any does. Each literal is looked for once, so the work is
+    /// at most the path's length times the literal bytes (a backtracking version was quadratic with
+    /// two placeholders and a literal after them, cubic with three).
+    private static func match(_ pieces: [Piece], _ path: [UInt8], _ captures: inout [String: String], original: [UInt8], steps: inout Int) -> Bool {
+        var start = 0
+        var end = path.count
+        var middle = pieces[...]
+        if case .literal(let opening)? = middle.first {
+            steps += opening.count
+            guard path.starts(with: opening) else { return false }
+            start = opening.count
+            middle = middle.dropFirst()
         }
+        if case .literal(let closing)? = middle.last {
+            steps += closing.count
+            guard end - start >= closing.count, path[(end - closing.count)...].elementsEqual(closing) else { return false }
+            end -= closing.count
+            middle = middle.dropLast()
+        }
+        // What is left alternates placeholder, literal, …, placeholder (the parser never puts two
+        // placeholders side by side), or is empty.
+        var pending: String?
+        for piece in middle {
+            switch piece {
+            case .placeholder(let name):
+                pending = name
+            case .literal(let literal):
+                guard let found = firstPlace(of: literal, in: path, from: start + 1, before: end, steps: &steps), let name = pending else { return false }
+                if captures[name] == nil { captures[name] = String(decoding: original[start..<found], as: UTF8.self) }
+                start = found + literal.count
+                pending = nil
+            }
+        }
+        guard let name = pending else { return start == end }
+        guard start < end else { return false }
+        if captures[name] == nil { captures[name] = String(decoding: original[start..<end], as: UTF8.self) }
+        return true
+    }
+
+    /// Where `literal` first lies wholly within `path[from..<before]`, comparing byte by byte.
+    private static func firstPlace(of literal: [UInt8], in path: [UInt8], from: Int, before: Int, steps: inout Int) -> Int? {
+        guard !literal.isEmpty, before - from >= literal.count else { return nil }
+        for place in from...(before - literal.count) {
+            var offset = 0
+            while offset < literal.count {
+                steps += 1
+                guard path[place + offset] == literal[offset] else { break }
+                offset += 1
+            }
+            if offset == literal.count { return place }
+        }
+        return nil
     }
 
     /// Whether `bytes`, normalized (see `normalized`), are `literal` (itself normalized).

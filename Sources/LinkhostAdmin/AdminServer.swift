@@ -9,14 +9,17 @@ import Logging
 /// their own address and port (`server.admin`, loopback by default) — never on the public port,
 /// and the public port never serves them. It runs only when an admin token is configured.
 ///
-/// One thread per connection, with few connections: its answers read the database, which may take
-/// a while on a big log and must not stall anything else, and exports stream for as long as the
-/// client reads.
+/// Event-driven, like the public listener, so idle connections cost no thread and cannot lock the
+/// operator out (a thread per connection did, with 32 idle sockets). The cost: an answer that reads
+/// the database holds one of its two worker threads meanwhile, so a long export slows other admin
+/// requests on the same thread, never the public listener.
 public final class AdminServer: Sendable {
-    /// Most admin connections at once (each is a thread).
-    public static let connectionLimit = 32
+    /// Worker threads of the admin listener.
+    static let threadCount = 2
 
     private let http: HTTPServer
+    /// What the listener answers with, kept for `answer(_:)`.
+    private let responder: AdminResponder
     private let settings: AdminSettings
     private let secure: Bool
 
@@ -45,10 +48,21 @@ public final class AdminServer: Sendable {
             dashboard: Dashboard(api: api, pages: pages, siteIDs: configuration.sites.map(\.id)),
             metrics: MetricsPage(metrics: metrics) { MetricsReadings(server: server, authenticator: authenticator) }, openAPIDocument: Array(openAPI))
         var listener = HTTPServerConfiguration(
-            address: settings.listenAddress, port: settings.port, connectionLimit: Self.connectionLimit, perAddressConnectionLimit: 0,
-            connectionTimeoutSeconds: 60, maximumBodySize: 4096, shutdownGraceSeconds: 5, threadPerConnection: true)
-        if let tls { listener.tls = TLSCredentials(certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM) }
+            address: settings.listenAddress, port: settings.port, threadCount: Self.threadCount, connectionLimit: settings.connectionLimit,
+            perAddressConnectionLimit: 0, connectionTimeoutSeconds: settings.connectionTimeoutSeconds, maximumBodySize: 4096,
+            shutdownGraceSeconds: 5, turbo: false, trustedProxies: configuration.server.trustedProxies)
+        if let tls {
+            listener.tls = TLSCredentials(
+                certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM, priorities: tls.priorities ?? TLSCredentials.intermediatePriorities)
+        }
+        self.responder = responder
         http = HTTPServer(configuration: listener, logger: adminLogger, responder: responder)
+    }
+
+    /// Answers `request` in this process, as the listener would, without a socket: for tests of
+    /// what the admin listener answers (see `LinkhostServer.answer(_:overTLS:)`).
+    package func answer(_ request: HTTPRequest) -> HTTPResponse {
+        responder.respond(to: request).response
     }
 
     public func start() throws(HTTPServerError) { try http.start() }

@@ -13,9 +13,10 @@ enum ExportFormat: String, CaseIterable, Sendable {
         }
     }
 
-    /// `?format=` wins; else the first `Accept` media type that names a format; else JSON.
-    static func negotiate(_ request: HTTPRequest) -> Result<ExportFormat, HTTPProblem> {
-        if let given = request.queryValue("format") {
+    /// `format` (the request's `?format=`, left out when empty) wins; else the first `Accept` media
+    /// type that names a format; else JSON.
+    static func negotiate(_ request: HTTPRequest, format: String?) -> Result<ExportFormat, HTTPProblem> {
+        if let given = format {
             guard let format = ExportFormat(rawValue: given) else {
                 return .failure(.badParameter("format", "\"\(given)\" is not a format; allowed: \(allCases.map(\.rawValue).joined(separator: ", "))"))
             }

@@ -22,12 +22,12 @@ struct LogAPI: Sendable {
 
     func hits(_ request: HTTPRequest) -> HTTPResponse {
         answer {
-            let format = try ExportFormat.negotiate(request).get()
             let parameters = try LogQueryParameters.read(request.queryItems, extra: ["columns", "cursor"]).get()
+            let format = try ExportFormat.negotiate(request, format: parameters.values["format"]).get()
             var filter = try parameters.filter(now: LogRecord.currentTimeMilliseconds(), maximumLimit: Self.maximumPageSize).get()
             let columns = try Self.columns(parameters.values["columns"])
             if let text = parameters.values["cursor"] {
-                guard let cursor = LogCursor(text: text) else {
+                guard let cursor = Self.cursor(text) else {
                     throw HTTPProblem.badParameter("cursor", "\"\(text)\" is not a cursor; use the one in the previous answer's Link header")
                 }
                 filter.before = cursor
@@ -51,8 +51,8 @@ struct LogAPI: Sendable {
 
     func stats(_ request: HTTPRequest) -> HTTPResponse {
         answer {
-            let format = try ExportFormat.negotiate(request).get()
             let parameters = try LogQueryParameters.read(request.queryItems, extra: ["by"]).get()
+            let format = try ExportFormat.negotiate(request, format: parameters.values["format"]).get()
             let filter = try parameters.filter(now: LogRecord.currentTimeMilliseconds(), maximumLimit: Self.maximumGroups).get()
             let byText = parameters.values["by"] ?? StatsDimension.kind.rawValue
             guard let dimension = StatsDimension(rawValue: byText) else {
@@ -66,11 +66,11 @@ struct LogAPI: Sendable {
 
     func funnel(_ request: HTTPRequest) -> HTTPResponse {
         answer {
-            let format = try ExportFormat.negotiate(request).get()
             let parameters = try LogQueryParameters.read(
                 request.queryItems, extra: ["by"],
                 refused: ["kind": "cannot be used with the funnel, which counts fixed kinds (fallback views, page events, app_open)"]
             ).get()
+            let format = try ExportFormat.negotiate(request, format: parameters.values["format"]).get()
             let filter = try parameters.filter(now: LogRecord.currentTimeMilliseconds(), maximumLimit: Self.maximumGroups).get()
             var dimension: FunnelDimension?
             if let byText = parameters.values["by"] {
@@ -148,7 +148,14 @@ struct LogAPI: Sendable {
         }
     }
 
-    private static func columns(_ list: String?) throws -> [HitColumn] {
+    /// A cursor from its text, `<ms>.<id>` with at most 18 digits in each part: every such number
+    /// fits in 64 bits, so the OpenAPI document's pattern says exactly what is taken.
+    static func cursor(_ text: String) -> LogCursor? {
+        guard text.split(separator: ".").allSatisfy({ $0.utf8.count <= 18 }) else { return nil }
+        return LogCursor(text: text)
+    }
+
+    static func columns(_ list: String?) throws -> [HitColumn] {
         guard let list else { return HitColumn.fullDefault }
         return try list.split(separator: ",", omittingEmptySubsequences: false).map { name in
             guard let column = HitColumn(rawValue: String(name)) else {

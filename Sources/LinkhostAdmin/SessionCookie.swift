@@ -7,15 +7,15 @@ import LinkhostKit
 /// parts. The MAC key is derived from the admin token, so a new token ends every session and
 /// nothing needs storing to check one; logging out adds the nonce to a small in-memory list until
 /// the cookie would have expired anyway.
-struct SessionCookie: Sendable {
-    static let name = "linkhost_session"
+package struct SessionCookie: Sendable {
+    package static let name = "linkhost_session"
 
     /// Kept as bytes: swift-crypto's SymmetricKey is not Sendable.
     private let key: [UInt8]
     let lifetimeSeconds: Int
     let secure: Bool
 
-    init(token: AdminToken, lifetimeSeconds: Int, secure: Bool) {
+    package init(token: AdminToken, lifetimeSeconds: Int, secure: Bool) {
         let derived = HMAC<SHA256>.authenticationCode(for: Array("linkhost admin session v1".utf8), using: SymmetricKey(data: token.bytes))
         key = Array(derived)
         self.lifetimeSeconds = lifetimeSeconds
@@ -23,7 +23,7 @@ struct SessionCookie: Sendable {
     }
 
     /// A new session's cookie value, valid from `now` (seconds since 1970) for the lifetime.
-    func issue(now: Int64) -> (value: String, nonce: String) {
+    package func issue(now: Int64) -> (value: String, nonce: String) {
         var nonce = [UInt8](repeating: 0, count: 16)
         var generator = SystemRandomNumberGenerator()
         for index in nonce.indices { nonce[index] = generator.next() }
@@ -34,7 +34,7 @@ struct SessionCookie: Sendable {
 
     /// The session's nonce and expiry when `value` is a cookie this server issued and it has not
     /// expired; `nil` otherwise.
-    func verify(_ value: String, now: Int64) -> (nonce: String, expiry: Int64)? {
+    package func verify(_ value: String, now: Int64) -> (nonce: String, expiry: Int64)? {
         let parts = value.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4, parts[0] == "v1", let expiry = Int64(parts[1]), parts[2].utf8.count == 32 else { return nil }
         let payload = parts[0...2].joined(separator: ".")
@@ -53,7 +53,7 @@ struct SessionCookie: Sendable {
     }
 
     /// This cookie's value in a `Cookie` header, if present.
-    static func value(in header: String?) -> String? {
+    package static func value(in header: String?) -> String? {
         guard let header else { return nil }
         for pair in header.split(separator: ";") {
             let trimmed = pair.trimmingCharacters(in: .whitespaces)

@@ -176,3 +176,17 @@ public struct LinkhostClient: Sendable, CustomStringConvertible, CustomReflectab
         return AttemptFailure(error: LinkhostClientError(kind: .network, status: nil, code: nil, detail: detail, attempts: 1), retryable: retryable)
     }
 }
+
+/// One attempt's failure, as the retry loop sees it: the error to throw if it gives up, and
+/// whether another attempt could succeed.
+struct AttemptFailure: Error, Sendable {
+    let error: LinkhostClientError
+    let retryable: Bool
+}
+
+/// The JSON body of an error answer: `{"error": "<short code>", "detail": "<human text>"}`. Both
+/// are optional here, so a partial body still yields what it has.
+struct ServerErrorBody: Decodable, Sendable {
+    let error: String?
+    let detail: String?
+}

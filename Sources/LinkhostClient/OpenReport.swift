@@ -14,3 +14,16 @@ struct OpenReport: Encodable, Sendable {
         return try encoder.encode(self)
     }
 }
+
+/// How the app was opened with the URL it reports, so the link host can tell the paths apart in
+/// its statistics (a link tapped with the app installed, a fallback page's "Open in" button, a
+/// link the app found on the pasteboard after being installed).
+public enum OpenSource: String, Sendable, Hashable, Codable, CaseIterable {
+    /// iOS handed the app a Universal Link (`https://` URL of the link host).
+    case universalLink = "universal-link"
+    /// The app was opened with its custom URL scheme (for example the fallback page's button).
+    case customScheme = "custom-scheme"
+    /// The app read a link from the pasteboard, typically on first launch after installing it from
+    /// a fallback page's store button.
+    case pasteboard
+}

@@ -57,6 +57,19 @@ public final class TemporaryDirectory: Sendable {
         return file
     }
 
+    /// The paths (relative to the folder) of the files under it whose bytes contain `text`: for
+    /// checks that a secret was written nowhere.
+    public func filesContaining(_ text: String) throws -> [String] {
+        let needle = Data(text.utf8)
+        var found: [String] = []
+        for case let name as String in FileManager.default.enumerator(atPath: path) ?? NSEnumerator() {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            if try Data(contentsOf: URL(fileURLWithPath: path + "/" + name)).range(of: needle) != nil { found.append(name) }
+        }
+        return found
+    }
+
     deinit {
         try? FileManager.default.removeItem(atPath: path)
     }

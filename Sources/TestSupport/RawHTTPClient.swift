@@ -3,12 +3,20 @@ import Glibc
 /// A deliberately small HTTP/1.1 client over a real TCP socket, for tests that must control every
 /// byte on the wire (odd methods, Host variants, HEAD, pipelining, half-sent requests).
 public final class RawHTTPClient {
-    /// A parsed response.
+    /// A parsed response; also what in-process tests read, so a test reads an answer the same way
+    /// whether it came over a socket or straight from a responder.
     public struct Response: Sendable {
         public var statusLine: String
         public var status: Int
         public var headers: [(name: String, value: String)]
         public var body: [UInt8]
+
+        public init(status: Int, headers: [(name: String, value: String)], body: [UInt8], statusLine: String? = nil) {
+            self.statusLine = statusLine ?? "HTTP/1.1 \(status)"
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
 
         public func header(_ name: String) -> String? {
             headers.first { $0.name.lowercased() == name.lowercased() }?.value
@@ -147,7 +155,7 @@ public final class RawHTTPClient {
             let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
             headers.append((name, String(value)))
         }
-        var response = Response(statusLine: statusLine, status: status, headers: headers, body: [])
+        var response = Response(status: status, headers: headers, body: [], statusLine: statusLine)
         if isHead || status == 204 || status == 304 || (100..<200).contains(status) { return response }
         if let lengthText = response.header("Content-Length"), let length = Int(lengthText) {
             while buffer.count < length {

@@ -1,11 +1,11 @@
 import Foundation
 import Glibc
 
-/// A throwaway PostgreSQL server for a test: a cluster made by `initdb` in a temporary folder,
-/// started with `pg_ctl` on a free port of 127.0.0.1 with a password (scram-sha-256), stopped (by
-/// its process id) and removed when the value goes away. `initdb` refuses to run as root, so as
-/// root the cluster belongs to the `postgres` user that Debian's package creates and the commands
-/// run through `runuser`.
+/// A throwaway PostgreSQL server for a test: a cluster in a temporary folder (a copy of one made by
+/// `initdb` once per process: `ClusterTemplate`), started with `pg_ctl` on a free port of 127.0.0.1
+/// with a password (scram-sha-256), stopped (by its process id) and removed when the value goes
+/// away. `initdb` refuses to run as root, so as root the cluster belongs to the `postgres` user that
+/// Debian's package creates and the commands run through `runuser`.
 public final class TemporaryPostgreSQL: Sendable {
     /// Why a cluster cannot be made here.
     public struct Unavailable: Error, CustomStringConvertible {
@@ -41,30 +41,50 @@ public final class TemporaryPostgreSQL: Sendable {
             throw Unavailable(description: "PostgreSQL is not installed (apt-get install postgresql)")
         }
         self.binaries = binaries
-        owner = geteuid() == 0 ? "postgres" : nil
+        let owner = geteuid() == 0 ? "postgres" : nil
+        self.owner = owner
+        let template = try ClusterTemplate.shared { folder in try Self.makeTemplate(in: folder, binaries: binaries, owner: owner) }
         folder = try TemporaryDirectory("linkhost-postgresql")
-        password = (0..<4).map { _ in String(UInt32.random(in: .min ... .max), radix: 16) }.joined()
+        try Self.hand(folder, to: owner)
+        let copied = try Self.run(owner, "/bin/cp", ["-a", template.folder.path + "/data", folder.path + "/data"])
+        guard copied.status == 0 else { throw Unavailable(description: "copying the template cluster failed: \(copied.error)") }
+        password = template.password
         port = try FreePort.find()
         url = "postgresql://linkhost:\(password)@127.0.0.1:\(port)/postgres"
-        try folder.write("password", password + "\n")
-        if let owner {
-            guard let account = getpwnam(owner) else { throw Unavailable(description: "there is no \(owner) user to run PostgreSQL as root") }
-            // The server's user must reach its folder: give others passage (not reading) through the
-            // temporary folders above it that are ours.
-            var ancestor = (folder.path as NSString).deletingLastPathComponent
-            while ancestor != "/", ancestor.count > 1 {
-                var info = stat()
-                if stat(ancestor, &info) == 0, info.st_uid == geteuid(), info.st_mode & S_IXOTH == 0 {
-                    chmod(ancestor, (info.st_mode & 0o7777) | S_IXOTH)
-                }
-                ancestor = (ancestor as NSString).deletingLastPathComponent
-            }
-            for path in [folder.path, folder.path + "/password"] { chown(path, account.pointee.pw_uid, account.pointee.pw_gid) }
-        }
-        let made = try run(
-            "initdb", ["-D", dataDirectory, "-U", "linkhost", "--auth=scram-sha-256", "--pwfile=\(folder.path)/password", "-E", "UTF8", "--locale=C"])
-        guard made.status == 0 else { throw Unavailable(description: "initdb failed: \(made.error)") }
         try start()
+    }
+
+    /// A new cluster in `folder` (its data directory in `data`); returns its password. `initdb`
+    /// does not wait for the disk (`--no-sync`): a throwaway cluster need not survive a crash.
+    private static func makeTemplate(in folder: TemporaryDirectory, binaries: String, owner: String?) throws -> String {
+        let password = (0..<4).map { _ in String(UInt32.random(in: .min ... .max), radix: 16) }.joined()
+        try folder.write("password", password + "\n")
+        try hand(folder, to: owner)
+        let made = try run(
+            owner, "\(binaries)/initdb",
+            [
+                "-D", folder.path + "/data", "-U", "linkhost", "--auth=scram-sha-256", "--pwfile=\(folder.path)/password", "-E", "UTF8", "--locale=C",
+                "--no-sync",
+            ])
+        guard made.status == 0 else { throw Unavailable(description: "initdb failed: \(made.error)") }
+        return password
+    }
+
+    /// Gives `folder` and what is in it to the cluster's owner (as root), and lets it pass (not
+    /// read) through the temporary folders above it that are ours.
+    private static func hand(_ folder: TemporaryDirectory, to owner: String?) throws {
+        guard let owner else { return }
+        guard let account = getpwnam(owner) else { throw Unavailable(description: "there is no \(owner) user to run PostgreSQL as root") }
+        var ancestor = (folder.path as NSString).deletingLastPathComponent
+        while ancestor != "/", ancestor.count > 1 {
+            var info = stat()
+            if stat(ancestor, &info) == 0, info.st_uid == geteuid(), info.st_mode & S_IXOTH == 0 {
+                chmod(ancestor, (info.st_mode & 0o7777) | S_IXOTH)
+            }
+            ancestor = (ancestor as NSString).deletingLastPathComponent
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for path in [folder.path] + names.map({ folder.path + "/" + $0 }) { chown(path, account.pointee.pw_uid, account.pointee.pw_gid) }
     }
 
     deinit {
@@ -103,9 +123,14 @@ public final class TemporaryPostgreSQL: Sendable {
 
     /// Runs one of the server's programs, as the cluster's owner.
     private func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        try Self.run(owner, "\(binaries)/\(program)", arguments)
+    }
+
+    /// Runs `executable` as `owner` (through `runuser`), or as this process's user when `nil`.
+    private static func run(_ owner: String?, _ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
         if let owner {
-            return try ChildProcess.run("/usr/sbin/runuser", ["-u", owner, "--", "\(binaries)/\(program)"] + arguments, timeoutSeconds: 120)
+            return try ChildProcess.run("/usr/sbin/runuser", ["-u", owner, "--", executable] + arguments, timeoutSeconds: 120)
         }
-        return try ChildProcess.run("\(binaries)/\(program)", arguments, timeoutSeconds: 120)
+        return try ChildProcess.run(executable, arguments, timeoutSeconds: 120)
     }
 }

@@ -83,6 +83,16 @@ struct IDNATests {
         try AASAMatchOptions.validateDomain("bücher.example:8443")
         try AASAMatchOptions.validateDomain("[::1]:8443")
     }
+
+    /// A colon made any host pass unchanged as an IPv6 literal, non-ASCII and all (the idna fuzz
+    /// target's first finding, Fuzz/idna/regressions/colon-host-not-ipv6).
+    @Test(arguments: ["::1\u{FFFD}", "::1\u{BC}", "evil.example:", "a b::1"])
+    func aColonMakesAnIPv6LiteralOnlyWithHexDigits(host: String) throws {
+        let refusal = try #require(idnaRefusal(of: host))
+        #expect(refusal.contains("has a ':' but is not an IPv6 address"), "\(refusal)")
+        #expect(throws: AASAURLError.self) { try AASAURL("https://[\(host)]/x") }
+        #expect(try IDNA.asciiHost("2001:DB8::192.0.2.1") == "2001:db8::192.0.2.1")
+    }
 }
 
 /// Why `IDNA.asciiHost` refuses `host`; `nil`, with an issue recorded, when it accepts it.

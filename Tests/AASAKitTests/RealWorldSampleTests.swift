@@ -1,15 +1,17 @@
 import AASAKit
 import Foundation
 import OrderedJSON
+import TestSupport
 import Testing
 
 /// The regression run over AASA files from public repositories (docs/aasa-sample.md lists them and
 /// how to rebuild the folder). The files stay out of the tree: the test reads the folder named by
 /// `LINKHOST_AASA_SAMPLE` and is skipped, saying so, when it is not set.
 ///
-/// For every file: it parses or gets a precise error code, nothing traps, validation and every
-/// match take well under a second, and `match` on URLs built from the file's own patterns gives
-/// the answer of Apple's rules as the independent ``ReferenceAASAEvaluator`` reads them.
+/// For every file: it parses or gets a precise error code, nothing traps, and `match` on URLs built
+/// from the file's own patterns gives the answer of Apple's rules as the independent
+/// ``ReferenceAASAEvaluator`` reads them. How long validation and matching take per file is a
+/// measurement, not a unit test's business: `bash bench/test-runs` prints it (`RealWorldSampleBench`).
 @Suite("Real-world AASA files")
 struct RealWorldSampleTests {
     static let folder = ProcessInfo.processInfo.environment["LINKHOST_AASA_SAMPLE"]
@@ -26,8 +28,14 @@ struct RealWorldSampleTests {
             if: folder != nil,
             "set LINKHOST_AASA_SAMPLE to the folder of sample files described in docs/aasa-sample.md to run the real-world regression"))
     func everyFileParsesOrIsRefusedPreciselyAndMatchesLikeApple() throws {
-        let folder = try #require(Self.folder)
+        _ = try Self.checkEveryFile(in: try #require(Self.folder))
+    }
+
+    /// The checks of the regression run on every file of `folder`; returns how long validating and
+    /// matching took for each file, by name.
+    static func checkEveryFile(in folder: String) throws -> [(name: String, urls: Int, elapsed: Duration)] {
         let names = try Self.files(in: folder)
+        var timings: [(name: String, urls: Int, elapsed: Duration)] = []
         #expect(names.count >= 45, "the sample should hold the 45+ files of docs/aasa-sample.md; found \(names.count) in \(folder)")
         var codes: [AASAValidationCode: Int] = [:]
         var compared = 0
@@ -55,12 +63,12 @@ struct RealWorldSampleTests {
                 #expect(actual == expected, "\(name): \(url) → \(actual), Apple's rules say \(expected); \(result.explanation)")
                 compared += 1
             }
-            let elapsed = clock.now - started
-            #expect(elapsed < .seconds(1), "\(name): validating and matching \(urls.count) URLs took \(elapsed)")
+            timings.append((name, urls.count, clock.now - started))
         }
         #expect(compared > names.count * 3)
         let summary = codes.sorted { $0.key < $1.key }.map { "\($0.key.rawValue)×\($0.value)" }.joined(separator: " ")
         print("real-world sample: \(names.count) files, \(compared) URLs compared; findings: \(summary)")
+        return timings
     }
 
     /// URLs built from the file's own patterns (each `*` as nothing, as a letter and as two segments,
@@ -101,5 +109,20 @@ struct RealWorldSampleTests {
             }
         }
         return targets.map { "https://example.com" + $0 }
+    }
+}
+
+/// How long validating and matching each real-world file takes (it once had to stay well under a
+/// second per file); printed, slowest first, by `bash bench/test-runs`.
+@Suite("Real-world AASA files: timings", .enabled(if: BenchRuns.enabled, Comment(rawValue: BenchRuns.skipped)))
+struct RealWorldSampleBench {
+    @Test(.enabled(if: RealWorldSampleTests.folder != nil, "set LINKHOST_AASA_SAMPLE to the folder of sample files (docs/aasa-sample.md)"))
+    func validatingAndMatchingEachFile() throws {
+        let timings = try RealWorldSampleTests.checkEveryFile(in: try #require(RealWorldSampleTests.folder))
+        for timing in timings.sorted(by: { $0.elapsed > $1.elapsed }).prefix(10) {
+            print("bench: real-world AASA \(timing.name): \(timing.urls) URLs validated and matched in \(timing.elapsed)")
+        }
+        let total = timings.reduce(Duration.zero) { $0 + $1.elapsed }
+        print("bench: real-world AASA: \(timings.count) files in \(total), slowest \(timings.map(\.elapsed).max() ?? .zero)")
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// AASA files in a CMS (PKCS #7) signature, as iOS 8 wanted them: made here with OpenSSL in a
 /// temporary folder, read, validated (AASA040) and matched; broken envelopes are reported, never
 /// a trap.
-@Suite("Signed files")
+@Suite("Signed files", .ownThread)
 struct SignedFileTests {
     static let json = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
 

@@ -52,7 +52,7 @@ struct ExchangeStateTests {
         let runaway = ExchangeState(target: "/")
         _ = runaway.headArrived(at: start, declaredLength: nil, limit: limit)
         let allowance = ExchangeState.discardAllowance(limit: limit)
-        #expect(allowance == 64 * 1024, "four times the limit, never less than 64 KiB")
+        #expect(allowance == 4 * 1024 * 1024, "64 times the limit, never less than 4 MiB")
         var step = ExchangeState.BodyStep.keepReading
         var sent = 0
         while step == .keepReading, sent <= allowance + 10_000 {
@@ -61,6 +61,21 @@ struct ExchangeStateTests {
         }
         #expect(step == .closeConnection)
         #expect(sent > allowance && sent <= allowance + 1000)
+    }
+
+    @Test func aMalformedHeadIsRefusedBeforeItsBodyOrItsLength() {
+        let state = ExchangeState(target: "/")
+        #expect(state.headArrived(at: start, declaredLength: limit + 1, limit: limit, fault: .repeatedHost) == .refuseMalformed(.repeatedHost))
+        #expect(state.hasStarted)
+    }
+
+    @Test func headFaultsFollowRFC9112() {
+        #expect(HeadFault.of(version: "HTTP/1.1", hostFields: 1, hiddenBytesInFields: false, requestLineIntact: true) == nil)
+        #expect(HeadFault.of(version: "HTTP/1.1", hostFields: 0, hiddenBytesInFields: false, requestLineIntact: true) == .missingHost)
+        #expect(HeadFault.of(version: "HTTP/1.0", hostFields: 0, hiddenBytesInFields: false, requestLineIntact: true) == nil)
+        #expect(HeadFault.of(version: "HTTP/1.0", hostFields: 2, hiddenBytesInFields: false, requestLineIntact: true) == .repeatedHost)
+        #expect(HeadFault.of(version: "HTTP/1.1", hostFields: 1, hiddenBytesInFields: true, requestLineIntact: true) == .hiddenBytesInField)
+        #expect(HeadFault.of(version: "HTTP/1.1", hostFields: 2, hiddenBytesInFields: true, requestLineIntact: false) == .malformedRequestLine)
     }
 
     @Test func anExchangeThatWasNeverAnsweredReportsNothing() {

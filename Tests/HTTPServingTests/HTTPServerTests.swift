@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Starts real servers on ephemeral ports and talks to them over TCP.
-@Suite("HTTP server over real sockets")
+@Suite("HTTP server over real sockets", .ownThread)
 struct HTTPServerTests {
     private func startServer(
         _ configuration: HTTPServerConfiguration = HTTPServerConfiguration(threadCount: 2),
@@ -125,7 +125,7 @@ struct HTTPServerTests {
         #expect(json.header("Content-Type") == "application/json")
         #expect(json.text.contains(#""error":"payload_too_large""#))
         // libmicrohttpd cannot answer in the middle of a body, so a chunked body past the limit is
-        // read and dropped — but not forever: past four times the limit the connection is closed.
+        // read and dropped — but not forever: past the discard allowance the connection is closed.
         let client = try RawHTTPClient(port: server.port)
         try client.send("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
         // 64 MB offered, far more than the socket buffers of both ends hold (a few MB on loopback): a
@@ -173,24 +173,29 @@ struct HTTPServerTests {
         #expect(server.statistics.responsesSent == 4)
     }
 
+    /// A request in flight when `stop` begins is answered in full; connections are refused from the
+    /// moment `stop` begins. The request is held until new connections are refused, so it really is
+    /// in flight during the stop. (How soon `stop` returns is measured in `HTTPServerTimingBench`.)
     @Test func stopLetsARequestInFlightFinishThenRefusesConnections() async throws {
-        let entered = Atomic<Bool>(false)
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
         var configuration = HTTPServerConfiguration(threadCount: 2)
-        configuration.shutdownGraceSeconds = 5
+        configuration.shutdownGraceSeconds = 60
         let server = try startServer(configuration) { _ in
-            entered.store(true, ordering: .releasing)
-            usleep(400_000)
+            entered.signal()
+            release.wait()
             return HTTPResponse(status: 200, contentType: "text/plain", text: "finished")
         }
         let port = server.port
-        let pending = Task.detached { try RawHTTPClient(port: port).request("GET", "/slow") }
-        while !entered.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(5)) }
-        let started = ContinuousClock.now
-        server.stop()
-        let response = try await pending.value
+        async let pending = OwnThread.run { try RawHTTPClient(port: port, timeoutSeconds: 60).request("GET", "/slow") }
+        await OwnThread.run { entered.wait() }
+        async let stopped: Void = OwnThread.run { server.stop() }
+        #expect(await waitUntil { (try? RawHTTPClient(port: port)) == nil }, "stop() never began refusing connections")
+        release.signal()
+        await stopped
+        let response = try await pending
         #expect(response.status == 200)
         #expect(response.text == "finished")
-        #expect(ContinuousClock.now - started < .seconds(4))
         #expect(!server.isRunning)
         #expect(throws: RawHTTPClient.ClientError.self) { try RawHTTPClient(port: port) }
     }
@@ -250,13 +255,13 @@ struct HTTPServerTests {
         configuration.connectionTimeoutSeconds = 1
         let server = try startServer(configuration) { _ in HTTPResponse(status: 204) }
         defer { server.stop() }
-        let idle = try RawHTTPClient(port: server.port, timeoutSeconds: 5)
+        // The client would wait 30 s; the server's one-second timeout closes the connection first,
+        // and not before the timeout. (How soon after it: `HTTPServerTimingBench`.)
+        let idle = try RawHTTPClient(port: server.port, timeoutSeconds: 30)
         try idle.send("GET / HTTP/1.1\r\nHost: x\r\n")  // never finishes its head
         let started = ContinuousClock.now
         #expect(idle.isClosedByPeer())
-        let waited = ContinuousClock.now - started
-        #expect(waited < .seconds(4))
-        #expect(waited > .milliseconds(500))
+        #expect(ContinuousClock.now - started > .milliseconds(500))
     }
 
     @Test func thePerAddressLimitCountsEachClientAddressSeparately() throws {

@@ -12,7 +12,7 @@ import Testing
 /// as a crash, a failed request, a port still accepting after stop, or a churn check that fails.
 ///
 /// `LINKHOST_STRESS_ROUNDS` raises the number of rounds per thread for a long run.
-@Suite("Server lifecycles under descriptor churn")
+@Suite("Server lifecycles under descriptor churn", .ownThread)
 struct ServerLifecycleStressTests {
     static let roundsPerThread = Int(ProcessInfo.processInfo.environment["LINKHOST_STRESS_ROUNDS"] ?? "") ?? 25
 
@@ -110,16 +110,12 @@ struct ServerLifecycleStressTests {
         return port
     }
 
-    /// Whether connections to the port are refused within a second. Not at once: a child being
-    /// spawned on another thread holds a copy of every descriptor, close-on-exec ones included,
-    /// until its exec, so a closed listening socket can live on for that moment. A socket that
-    /// was not closed keeps accepting.
+    /// Whether connections to the port come to be refused. Not at once: a child being spawned on
+    /// another thread holds a copy of every descriptor, close-on-exec ones included, until its exec,
+    /// so a closed listening socket can live on for that moment. A socket that was not closed keeps
+    /// accepting (until the safety net of `waitUntil` runs out).
     private static func refusesSoon(address: String, port: Int) -> Bool {
-        for _ in 0..<100 {
-            if (try? RawHTTPClient(host: address, port: port, sourceAddress: "127.0.0.1")) == nil { return true }
-            usleep(10_000)
-        }
-        return false
+        waitUntil(timeoutSeconds: 10) { (try? RawHTTPClient(host: address, port: port, sourceAddress: "127.0.0.1")) == nil }
     }
 
     /// One round of descriptor churn; returns what went wrong, if anything.

@@ -11,7 +11,7 @@ import Testing
 /// busy server; any such race shows as a crash of the test process.
 ///
 /// `LINKHOST_STRESS_ROUNDS` raises the number of rounds for a long run.
-@Suite("Stopping busy servers")
+@Suite("Stopping busy servers", .ownThread)
 struct StopUnderLoadTests {
     static let rounds = Int(ProcessInfo.processInfo.environment["LINKHOST_STRESS_ROUNDS"] ?? "") ?? 40
 
@@ -43,7 +43,9 @@ struct StopUnderLoadTests {
                     }
                 }.start()
             }
-            usleep(UInt32(5_000 + (round % 5) * 5_000))
+            // Stopped once the clients are being answered: a few answers in, a different moment of
+            // the clients' loop each round.
+            #expect(waitUntil { successes.load(ordering: .relaxed) > round % 5 }, "round \(round): no client was answered")
             server.stop()
             done.store(true, ordering: .relaxed)
             clients.wait()

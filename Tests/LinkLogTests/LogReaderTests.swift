@@ -107,6 +107,6 @@ struct LogReaderTests {
         #expect(
             StatsDimension.allCases.map(\.rawValue) == ["rule", "kind", "host", "client", "utm_source", "utm_medium", "utm_campaign", "day", "site", "status"])
         #expect(OutputFormat.allCases.map(\.rawValue) == ["table", "json", "csv"])
-        #expect(HitColumn(rawValue: "user_agent") == .userAgent)
+        #expect(HitColumn(rawValue: "user_agent")?.rawValue == "user_agent")
     }
 }

@@ -176,4 +176,58 @@ struct LogSchemaMigrationTests {
         #expect(funnel.map { [$0.key ?? "-": $0.opensAfterView] } == [["autumn": 0], ["spring": 1], ["winter": 1], ["-": 0]], "\(funnel)")
         #expect(try connection.queryInteger("SELECT SUM(hits) FROM credits_daily") == 2)
     }
+
+    @Test("a database migrated from version 1 through every migration has the schema of a new one")
+    func migratedEqualsNew() throws {
+        let migrated = try Self.database(written: Self.version1)
+        try migrated.writer().stop()
+        let new = try LogFixture()
+        try new.writer().stop()
+
+        let migratedSchema = try Self.schema(of: migrated.databasePath)
+        let newSchema = try Self.schema(of: new.databasePath)
+        #expect(newSchema.contains { $0.hasPrefix("index hits_open_secret: ") && $0.contains("WHERE kind='app_open' AND secret IS NOT NULL") })
+        #expect(
+            migratedSchema == newSchema,
+            "only after migrating: \(migratedSchema.filter { !newSchema.contains($0) }); only when new: \(newSchema.filter { !migratedSchema.contains($0) })")
+    }
+
+    /// Everything SQLite says about a database's schema, one line per fact, each table's and
+    /// index's SQL with its whitespace normalised: `sqlite_master`, and per table its columns
+    /// (`table_info`), its indexes (`index_list`) and their columns (`index_xinfo`).
+    static func schema(of path: String) throws -> [String] {
+        let connection = try SQLiteConnection(path: path, flags: [.readOnly])
+        func rows(_ sql: String, _ arguments: [SQLValue] = []) throws -> [[String]] {
+            var rows: [[String]] = []
+            try connection.query(sql, arguments) { rows.append($0.map { $0.text ?? "NULL" }) }
+            return rows
+        }
+        var lines = ["user_version \(try connection.userVersion())"]
+        var tables: [String] = []
+        for row in try rows("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name") {
+            lines.append("\(row[0]) \(row[1]): on \(row[2]): \(normalised(row[3]))")
+            if row[0] == "table" { tables.append(row[1]) }
+        }
+        for table in tables {
+            for column in try rows("SELECT cid, name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?1)", [.text(table)]) {
+                lines.append("column \(table).\(column.joined(separator: " "))")
+            }
+            for index in try rows("SELECT name, \"unique\", origin, partial FROM pragma_index_list(?1) ORDER BY name", [.text(table)]) {
+                lines.append("index of \(table): \(index.joined(separator: " "))")
+                for column in try rows("SELECT seqno, cid, name, \"desc\", coll, \"key\" FROM pragma_index_xinfo(?1)", [.text(index[0])]) {
+                    lines.append("index column \(index[0]).\(column.joined(separator: " "))")
+                }
+            }
+        }
+        return lines
+    }
+
+    /// `sql` with runs of whitespace made one space, and none beside brackets and commas.
+    static func normalised(_ sql: String) -> String {
+        var text = sql.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for mark in ["(", ")", ",", "="] {
+            text = text.replacingOccurrences(of: " " + mark, with: mark).replacingOccurrences(of: mark + " ", with: mark)
+        }
+        return text
+    }
 }

@@ -115,6 +115,11 @@ struct OutputFormatTests {
         #expect(!text.contains("…"))
     }
 
+    /// The listing columns of these names.
+    static func hitColumns(_ names: String...) -> [HitColumn] {
+        names.compactMap(HitColumn.init(rawValue:))
+    }
+
     @Test("hit listings: all columns but the secret token by default, named as in the database")
     func hitColumns() throws {
         let fixture = try LogFixture()
@@ -127,10 +132,10 @@ struct OutputFormatTests {
                 "user_agent", "client_class", "client_addr", "event",
             ])
         #expect(!OutputFormat.csv.render(table).contains("hmac:"))
-        let named = ResultTable(hits: try fixture.reader().rows(), columns: [.event, .secret])
+        let named = ResultTable(hits: try fixture.reader().rows(), columns: Self.hitColumns("event", "secret"))
         #expect(OutputFormat.csv.render(named) == "event,secret\r\n,hmac:0123456789abcdef\r\n")
         let json = OutputFormat.json.render(
-            ResultTable(hits: try fixture.reader().rows(), columns: [.time, .timestampMilliseconds, .status, .params, .referrer]))
+            ResultTable(hits: try fixture.reader().rows(), columns: Self.hitColumns("time", "ts_ms", "status", "params", "referrer")))
         #expect(
             json == """
                 [

@@ -1,15 +1,15 @@
 import Foundation
-import LinkLogPostgreSQL
 import LinkLogSQLite
 import TestSupport
 import Testing
 
 @testable import LinkLog
 @testable import LinkLogDatabases
+@testable import LinkLogPostgreSQL
 
 /// The hit log in a real PostgreSQL server (a throwaway cluster per test, `TemporaryPostgreSQL`).
 /// Skipped, with the reason, only where PostgreSQL is not installed and not in CI.
-@Suite("PostgreSQL log", .serialized, .enabled(if: !TemporaryPostgreSQL.mayBeSkipped, "PostgreSQL is not installed (apt-get install postgresql)"))
+@Suite("PostgreSQL log", .ownThread, .serialized, .enabled(if: !TemporaryPostgreSQL.mayBeSkipped, "PostgreSQL is not installed (apt-get install postgresql)"))
 struct PostgreSQLLogTests {
     typealias R = RandomLog
 
@@ -245,5 +245,59 @@ struct PostgreSQLLogTests {
         let server = try TemporaryPostgreSQL()
         let error = #expect(throws: LogError.self) { _ = try LogReader(database: LogDatabaseLocator.database(at: server.url)) }
         #expect(error == .databaseMissing(path: LogDatabaseLocator.database(at: server.url).displayName))
+    }
+
+    @Test("a database migrated from version 5 has the schema of a new one")
+    func migratedEqualsNew() throws {
+        let server = try TemporaryPostgreSQL()
+        let new = LogDatabaseLocator.database(at: server.url)
+        let newConnection = try new.openConnection(readOnly: false)
+        try newConnection.execute("CREATE DATABASE migrated", [])
+        let migratedURL = server.url.replacingOccurrences(of: "/postgres", with: "/migrated")
+        let old = try PostgreSQLConnection(settings: try #require(PostgreSQLConnectionSettings(url: migratedURL)))
+        // Version 5 as the first PostgreSQL log was made, with a view and the app open that followed
+        // it for the version 6 migration to pair.
+        try old.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value BIGINT NOT NULL)")
+        for statement in try #require(PostgreSQLLogSchema.migrations.first { $0.version == 5 }).statements { try old.execute(statement) }
+        try old.execute("INSERT INTO meta (key, value) VALUES ('schema_version', 5)")
+        try old.execute(
+            """
+            INSERT INTO hits (ts_ms, site, host, method, path, kind, rule, status, duration_us, secret)
+            VALUES (1793527200000, 'rowhni', 'rowhni.com', 'GET', '/addfriend', 'fallback', 'addfriend', 200, 120, 'hmac:0011223344556677'),
+                   (1793527260000, 'rowhni', 'rowhni.com', 'POST', '/v1/opens', 'app_open', 'addfriend', 204, 80, 'hmac:0011223344556677')
+            """)
+        let migrated = try LogDatabaseLocator.database(at: migratedURL).openConnection(readOnly: false)
+        #expect(try migrated.queryInteger("SELECT COUNT(*) FROM hits WHERE view_id IS NOT NULL") == 1)
+
+        let migratedSchema = try Self.schema(migrated)
+        let newSchema = try Self.schema(newConnection)
+        #expect(newSchema.contains { $0.contains("hits_open_secret") && $0.contains("WHERE ((kind = 'app_open'::text) AND (secret IS NOT NULL))") })
+        #expect(
+            migratedSchema == newSchema,
+            "only after migrating: \(migratedSchema.filter { !newSchema.contains($0) }); only when new: \(newSchema.filter { !migratedSchema.contains($0) })")
+    }
+
+    /// Everything PostgreSQL says about a database's tables, one line per fact: the version, the
+    /// columns (`information_schema.columns`), the constraints and the indexes (`pg_indexes`).
+    static func schema(_ connection: any LogSQLConnection) throws -> [String] {
+        func lines(_ label: String, _ sql: String) throws -> [String] {
+            var lines: [String] = []
+            try connection.query(sql, []) { row in lines.append(label + " " + row.map { $0.text ?? "NULL" }.joined(separator: " | ")) }
+            return lines
+        }
+        return try lines("meta", "SELECT key, value FROM meta WHERE key = 'schema_version'")
+            + lines(
+                "column",
+                """
+                SELECT table_name, ordinal_position, column_name, data_type, is_nullable, column_default, is_identity, identity_generation
+                FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position
+                """)
+            + lines(
+                "constraint",
+                """
+                SELECT table_name, constraint_name, constraint_type FROM information_schema.table_constraints
+                WHERE table_schema = current_schema() AND constraint_type <> 'CHECK' ORDER BY table_name, constraint_name
+                """)
+            + lines("index", "SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() ORDER BY tablename, indexname")
     }
 }

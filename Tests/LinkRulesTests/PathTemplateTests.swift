@@ -61,6 +61,77 @@ struct PathTemplateTests {
         #expect(movie.expand([:]) == nil)
         #expect(movie.expand(["name": ""]) == nil)
     }
+
+    /// Matching compares at most (path bytes + 1) × (literal bytes + 1) bytes, whatever the path. A
+    /// literal after two placeholders once made it backtrack over every split of the path: the
+    /// paths below took tens of millions of steps (seconds per request for a long request line).
+    @Test(arguments: [
+        ("/f/{owner}/{name}.json", "/f/" + String(repeating: "a/", count: 3000) + "x"),
+        ("/f/{owner}/{name}.json", "/f/" + String(repeating: "a/", count: 3000) + ".jso"),
+        ("/t/{a}/p/{b}/q/{c}", "/t/" + String(repeating: "/p/", count: 1000) + "/q"),
+        ("/{a}-{b}-{c}.x", "/" + String(repeating: "-", count: 2000)),
+    ])
+    func matchingIsLinearInThePath(text: String, path: String) throws {
+        let template = try self.template(text)
+        let (captures, steps) = template.matchCountingSteps(rawPath: path)
+        #expect(captures == nil)
+        #expect(steps <= (path.utf8.count + 1) * (template.literalByteCount + 1), "\(steps) steps for \(path.utf8.count) bytes")
+    }
+
+    /// Every path of up to seven pieces over a small alphabet gets the captures of the plain
+    /// reading: each placeholder, from the left, takes the fewest bytes (at least one) with which
+    /// the rest of the template still matches.
+    @Test(arguments: ["/f/{owner}/{name}.json", "/{a}/{b}", "/t/{a}/p/{b}/", "/{a}.{b}.{c}", "/x{a}x{a}x", "/", "/lit"])
+    func placeholdersTakeTheFewestBytesFromTheLeft(text: String) throws {
+        let template = try self.template(text)
+        let alphabet = ["a", "/", ".", "x", ".json", "p"]
+        var paths = ["/"]
+        var frontier = ["/"]
+        for _ in 0..<6 {
+            frontier = frontier.flatMap { path in alphabet.map { path + $0 } }
+            paths += frontier
+        }
+        for path in paths {
+            #expect(template.match(rawPath: path) == plainMatch(template: text, path: path), "\(path)")
+        }
+    }
+
+    /// The template's pieces matched by trying every split, the first placeholder shortest first.
+    private func plainMatch(template: String, path: String) -> [String: String]? {
+        var pieces: [(literal: String?, name: String?)] = []
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{"), let close = rest.firstIndex(of: "}") {
+            if open > rest.startIndex { pieces.append((String(rest[..<open]), nil)) }
+            pieces.append((nil, String(rest[rest.index(after: open)..<close])))
+            rest = rest[rest.index(after: close)...]
+        }
+        if !rest.isEmpty { pieces.append((String(rest), nil)) }
+        func trimmed(_ text: String) -> String {
+            var text = Substring(text)
+            while text.hasPrefix("//") { text = text.dropFirst() }
+            while text.count > 1, text.hasSuffix("/") { text = text.dropLast() }
+            return text.isEmpty ? "/" : String(text)
+        }
+        let joined = trimmed(pieces.map { $0.literal ?? "\u{0}" }.joined())
+        let normalizedPieces = joined.split(separator: "\u{0}", omittingEmptySubsequences: false)
+        let names = pieces.compactMap(\.name)
+        func match(_ index: Int, _ text: Substring) -> [String: String]? {
+            let literal = normalizedPieces[index]
+            guard text.hasPrefix(literal) else { return nil }
+            let after = text.dropFirst(literal.count)
+            guard index + 1 < normalizedPieces.count else { return after.isEmpty ? [:] : nil }
+            let name = names[index]
+            guard !after.isEmpty else { return nil }
+            for end in after.indices.dropFirst() + [after.endIndex] {
+                if var captures = match(index + 1, after[end...]) {
+                    captures[name] = String(after[..<end])
+                    return captures
+                }
+            }
+            return nil
+        }
+        return match(0, Substring(trimmed(path)))
+    }
 }
 
 @Suite("Parameter types")
@@ -105,4 +176,5 @@ struct AppURLTemplateTests {
             return
         }
     }
+
 }

@@ -6,11 +6,12 @@ import TestSupport
 import Testing
 
 /// The log API against the CLI on the same database, its pages and streamed exports, and its
-/// answers to bad parameters.
-@Suite("Admin listener: log API")
+/// answers to bad parameters. Asked in-process, but for the large export, which the HTTP layer
+/// streams chunked.
+@Suite("Admin listener: log API", .ownThread)
 struct AdminAPITests {
-    /// Real requests through the public port: views with campaigns and sources, AASA fetches by a
-    /// bot, a bad link and a 404; waits for every row.
+    /// Requests to the public side (in-process): views with campaigns and sources, AASA fetches by
+    /// a bot, a bad link and a 404; waits for every row.
     static func fill(_ harness: AdminHarness) throws -> Int {
         var sent = 0
         for index in 0..<12 {
@@ -20,8 +21,7 @@ struct AdminAPITests {
             sent += 1
         }
         for _ in 0..<3 {
-            _ = try harness.request(
-                port: harness.server.port, "/.well-known/apple-app-site-association", host: "rowhni.com", headers: [("User-Agent", "AASA-Bot/1.0.0")])
+            _ = try harness.publicRequest("/.well-known/apple-app-site-association", host: "rowhni.com", headers: [("User-Agent", "AASA-Bot/1.0.0")])
             sent += 1
         }
         _ = try harness.visit("/addfriend")
@@ -33,7 +33,7 @@ struct AdminAPITests {
     }
 
     @Test func answersEqualTheCLIsOnTheSameDatabase() throws {
-        let harness = try AdminHarness()
+        let harness = try AdminHarness(listening: false)
         defer { harness.stop() }
         let rows = try Self.fill(harness)
         let db = harness.databasePath
@@ -102,7 +102,8 @@ struct AdminAPITests {
                     utmCampaign: "bulk, \"quoted\""))
         }
         writer.stop()
-        let csv = try harness.admin("/api/v1/hits?format=csv&columns=id,utm_campaign")
+        let csv = try harness.request(
+            port: harness.admin.port, "/api/v1/hits?format=csv&columns=id,utm_campaign", headers: [("Authorization", "Bearer \(AdminHarness.token)")])
         #expect(csv.status == 200)
         #expect(csv.header("Transfer-Encoding") == "chunked")
         #expect(csv.header("Content-Length") == nil)
@@ -134,7 +135,7 @@ struct AdminAPITests {
         ("/api/v1/stats?site=a&site=b", "site", "once"),
     ])
     func badParametersAre400sNamingTheParameterAndTheAllowedValues(target: String, parameter: String, mentioned: String) throws {
-        let harness = try AdminHarness()
+        let harness = try AdminHarness(listening: false)
         defer { harness.stop() }
         let response = try harness.admin(target)
         #expect(response.status == 400)
@@ -146,11 +147,11 @@ struct AdminAPITests {
     }
 
     @Test func anAcceptHeaderOfNoFormatIs406AndOtherMethodsAre405() throws {
-        let harness = try AdminHarness()
+        let harness = try AdminHarness(listening: false)
         defer { harness.stop() }
         #expect(try harness.admin("/api/v1/stats", headers: [("Accept", "image/png")]).status == 406)
-        let post = try harness.request(
-            port: harness.admin.port, "/api/v1/stats", method: "POST", headers: [("Authorization", "Bearer \(AdminHarness.token)")], body: Array("x".utf8))
+        let post = try harness.adminRequest(
+            "/api/v1/stats", method: "POST", headers: [("Authorization", "Bearer \(AdminHarness.token)")], body: Array("x".utf8))
         #expect(post.status == 405)
         #expect(post.header("Allow") == "GET, HEAD")
     }

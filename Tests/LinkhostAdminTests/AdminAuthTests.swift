@@ -5,8 +5,8 @@ import TestSupport
 import Testing
 
 /// Who gets in: the bearer token, the dashboard's login and session cookie, and nobody else — on
-/// the admin port only.
-@Suite("Admin listener: authentication")
+/// the admin port only. Asked in-process (`AdminServer.answer`, `LinkhostServer.answer`).
+@Suite("Admin listener: authentication", .ownThread)
 struct AdminAuthTests {
     static let adminPaths = [
         "/", "/metrics", "/api/v1/hits", "/api/v1/stats?by=rule", "/api/v1/funnel", "/api/v1/openapi.json", "/no-such-page", "/api/v1/nope",
@@ -19,7 +19,7 @@ struct AdminAuthTests {
     }
 
     @Test func everyAdminPathIs401WithoutAuthWithAWrongTokenOrAForgedCookieAndIsCounted() throws {
-        let harness = try AdminHarness()
+        let harness = try AdminHarness(listening: false)
         defer { harness.stop() }
         let before = try Self.unauthorizedCount(harness)
         let forged = "linkhost_session=v1.9999999999.00000000000000000000000000000000." + String(repeating: "0", count: 64)
@@ -30,7 +30,7 @@ struct AdminAuthTests {
         var refused = 0
         for path in Self.adminPaths {
             for headers in attempts {
-                let response = try harness.request(port: harness.admin.port, path, headers: headers)
+                let response = try harness.adminRequest(path, headers: headers)
                 #expect(response.status == 401, "\(path) with \(headers)")
                 refused += 1
                 if path.hasPrefix("/api/") || path == "/metrics" {
@@ -51,33 +51,33 @@ struct AdminAuthTests {
     }
 
     @Test func thePublicPortNeverServesAdminPathsAndTheAdminPortNeverServesSites() throws {
-        let harness = try AdminHarness()
+        let harness = try AdminHarness(listening: false)
         defer { harness.stop() }
         for path in Self.adminPaths {
-            let response = try harness.request(
-                port: harness.server.port, path, host: "rowhni.com", headers: [("Authorization", "Bearer \(AdminHarness.token)")])
+            let response = try harness.publicRequest(
+                path, host: "rowhni.com", headers: [("Authorization", "Bearer \(AdminHarness.token)")])
             #expect(response.status != 200 || !response.text.contains("linkhost_"), "\(path) on the public port")
             #expect(response.header("Content-Type") != "text/plain; version=0.0.4; charset=utf-8")
             #expect(!response.text.contains("openapi"))
         }
-        let metrics = try harness.request(port: harness.server.port, "/metrics", host: "rowhni.com")
+        let metrics = try harness.publicRequest("/metrics", host: "rowhni.com")
         #expect(metrics.status == 404)
         // The admin port answers no site, with or without auth.
         let aasa = "/.well-known/apple-app-site-association"
-        #expect(try harness.request(port: harness.admin.port, aasa, host: "rowhni.com").status == 401)
+        #expect(try harness.adminRequest(aasa, host: "rowhni.com").status == 401)
         #expect(try harness.admin(aasa).status == 404)
     }
 
     @Test func loginSetsAStrictHttpOnlyCookieThatOpensTheDashboardUntilLogout() throws {
-        let harness = try AdminHarness()
+        let harness = try AdminHarness(listening: false)
         defer { harness.stop() }
         let form = [("Content-Type", "application/x-www-form-urlencoded")]
-        let wrong = try harness.request(port: harness.admin.port, "/login", method: "POST", headers: form, body: Array("token=not-the-token-at-all".utf8))
+        let wrong = try harness.adminRequest("/login", method: "POST", headers: form, body: Array("token=not-the-token-at-all".utf8))
         #expect(wrong.status == 401)
         #expect(wrong.header("Set-Cookie") == nil)
 
         let token = AdminHarness.token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        let login = try harness.request(port: harness.admin.port, "/login", method: "POST", headers: form, body: Array("token=\(token)".utf8))
+        let login = try harness.adminRequest("/login", method: "POST", headers: form, body: Array("token=\(token)".utf8))
         #expect(login.status == 303)
         #expect(login.header("Location") == "/")
         let setCookie = try #require(login.header("Set-Cookie"))
@@ -90,44 +90,44 @@ struct AdminAuthTests {
         #expect(!setCookie.contains(AdminHarness.token))
         let cookie = String(attributes[0])
 
-        let dashboard = try harness.request(port: harness.admin.port, "/", headers: [("Cookie", cookie)])
+        let dashboard = try harness.adminRequest("/", headers: [("Cookie", cookie)])
         #expect(dashboard.status == 200)
         #expect(dashboard.text.contains("<svg class=\"chart\""))
         // Filters the dashboard cannot apply are refused by their own name and reason.
-        let limited = try harness.request(port: harness.admin.port, "/?limit=5", headers: [("Cookie", cookie)])
+        let limited = try harness.adminRequest("/?limit=5", headers: [("Cookie", cookie)])
         #expect(limited.status == 400)
         #expect(limited.text.contains("limit") && limited.text.contains("fixed sizes"))
         // The kind is a field of the dashboard's form; a kind that does not exist is refused by name.
-        let kinded = try harness.request(port: harness.admin.port, "/?kind=view", headers: [("Cookie", cookie)])
+        let kinded = try harness.adminRequest("/?kind=view", headers: [("Cookie", cookie)])
         #expect(kinded.status == 400)
         #expect(kinded.text.contains("kind") && kinded.text.contains("is not a kind") && !kinded.text.contains("fixed sizes"))
-        #expect(try harness.request(port: harness.admin.port, "/?kind=aasa", headers: [("Cookie", cookie)]).status == 200)
-        #expect(try harness.request(port: harness.admin.port, "/api/v1/stats", headers: [("Cookie", cookie)]).status == 200)
+        #expect(try harness.adminRequest("/?kind=aasa", headers: [("Cookie", cookie)]).status == 200)
+        #expect(try harness.adminRequest("/api/v1/stats", headers: [("Cookie", cookie)]).status == 200)
 
         // A cookie changed by one character is refused.
         var tampered = Array(cookie)
         tampered[tampered.count - 1] = tampered.last == "0" ? "1" : "0"
-        #expect(try harness.request(port: harness.admin.port, "/", headers: [("Cookie", String(tampered))]).status == 401)
+        #expect(try harness.adminRequest("/", headers: [("Cookie", String(tampered))]).status == 401)
 
-        let logout = try harness.request(port: harness.admin.port, "/logout", method: "POST", headers: [("Cookie", cookie)])
+        let logout = try harness.adminRequest("/logout", method: "POST", headers: [("Cookie", cookie)])
         #expect(logout.status == 303)
         #expect(logout.header("Set-Cookie")?.contains("Max-Age=0") == true)
-        #expect(try harness.request(port: harness.admin.port, "/", headers: [("Cookie", cookie)]).status == 401, "the session ended at logout")
+        #expect(try harness.adminRequest("/", headers: [("Cookie", cookie)]).status == 401, "the session ended at logout")
     }
 
     @Test func failedLoginsAreLimitedPerAddress() throws {
-        let harness = try AdminHarness()
+        let harness = try AdminHarness(listening: false)
         defer { harness.stop() }
         let form = [("Content-Type", "application/x-www-form-urlencoded")]
         var statuses: [Int] = []
         for _ in 0..<7 {
             statuses.append(
-                try harness.request(port: harness.admin.port, "/login", method: "POST", headers: form, body: Array("token=guess-guess-guess-1".utf8)).status)
+                try harness.adminRequest("/login", method: "POST", headers: form, body: Array("token=guess-guess-guess-1".utf8)).status)
         }
         #expect(statuses.prefix(5).allSatisfy { $0 == 401 }, "\(statuses)")
         #expect(statuses.suffix(2).allSatisfy { $0 == 429 }, "\(statuses)")
         // Once limited, even the right token waits: a guesser cannot tell a hit from a miss.
-        let right = try harness.request(port: harness.admin.port, "/login", method: "POST", headers: form, body: Array("token=\(AdminHarness.token)".utf8))
+        let right = try harness.adminRequest("/login", method: "POST", headers: form, body: Array("token=\(AdminHarness.token)".utf8))
         #expect(right.status == 429)
         #expect(Int(right.header("Retry-After") ?? "") ?? 0 >= 1)
         // The bearer token is not a login and is not limited.

@@ -5,8 +5,11 @@ import LinkhostKit
 import OrderedJSON
 import TestSupport
 
-/// A real linkhost server and its admin listener on ephemeral loopback ports, with the shipped
-/// config, its hit log in a temporary folder, and a known admin token.
+/// A linkhost server and its admin listener, with the shipped config, its hit log in a temporary
+/// folder, and a known admin token. Tests ask both in-process (`publicRequest`, `adminRequest`,
+/// `visit`, `admin`: the serving path but the socket); `listening` also starts both listeners on
+/// ephemeral loopback ports, for what only a socket shows (`request(port:)`: streamed exports, a
+/// browser, a Prometheus server scraping).
 final class AdminHarness {
     static let token = "test-admin-token-5f1c9a2e77"
 
@@ -15,27 +18,31 @@ final class AdminHarness {
     let admin: AdminServer
     var databasePath: String { folder.path + "/log.sqlite" }
 
-    init(settings: [String: JSONValue] = [:]) throws {
+    init(settings: [String: JSONValue] = [:], listening: Bool = true) throws {
         folder = try TemporaryDirectory("linkhost-admin")
         let configuration = try Self.configuration(in: folder, settings: settings)
         let metrics = PrometheusMetrics()
         server = try LinkhostServer(configuration: configuration, metricsFactory: metrics.factory)
-        try server.start()
         do {
+            if listening { try server.start() }
             admin = try AdminServer(server: server, token: try requireToken(Self.token), metrics: metrics)
-            try admin.start()
+            if listening { try admin.start() }
         } catch {
             server.stop()
             throw error
         }
     }
 
-    /// The shipped config on loopback and ephemeral ports, its hit log in `folder`, with `settings`.
-    static func configuration(in folder: TemporaryDirectory, settings: [String: JSONValue] = [:]) throws -> LinkhostConfiguration {
+    /// The shipped config on loopback and ephemeral ports, its hit log in `folder`, with `settings`
+    /// and then `adjust` (for what a dotted path cannot name, such as each site's settings).
+    static func configuration(
+        in folder: TemporaryDirectory, settings: [String: JSONValue] = [:], adjust: (JSONValue) -> JSONValue = { $0 }
+    ) throws -> LinkhostConfiguration {
         var document = try JSONParser().parse(Array(try Data(contentsOf: URL(fileURLWithPath: ProjectPaths.shippedConfig))))
         var replaced: [String: JSONValue] = ["server.limits.threads": 2, "log.enabled": .bool(true)]
         replaced.merge(settings) { _, given in given }
         for (path, value) in replaced { document = document.setting(path, to: value) }
+        document = adjust(document)
         var overrides = ConfigurationOverrides()
         overrides.listenAddress = .init("127.0.0.1", from: "the test")
         overrides.port = .init(0, from: "the test")
@@ -49,7 +56,7 @@ final class AdminHarness {
         server.stop()
     }
 
-    /// One request on a new connection to `port`.
+    /// One request on a new connection to `port` (of a listening harness).
     func request(
         port: Int, _ target: String, method: String = "GET", host: String = "127.0.0.1", headers: [(String, String)] = [], body: [UInt8] = []
     ) throws -> RawHTTPClient.Response {
@@ -57,23 +64,35 @@ final class AdminHarness {
         return try client.request(method, target, host: host, headers: headers + [("Connection", "close")], body: body)
     }
 
-    /// A request to the admin listener with the bearer token.
-    func admin(_ target: String, headers: [(String, String)] = []) throws -> RawHTTPClient.Response {
-        try request(port: admin.port, target, headers: [("Authorization", "Bearer \(Self.token)")] + headers)
+    /// One request answered by the public side in this process.
+    func publicRequest(
+        _ target: String, method: String = "GET", host: String = "127.0.0.1", headers: [(String, String)] = [], body: [UInt8] = []
+    ) throws -> RawHTTPClient.Response {
+        try InProcessClient { [server] in server.answer($0) }.request(method, target, host: host, headers: headers, body: body)
     }
 
-    /// A public request as a browser on an iPhone would send it.
+    /// One request answered by the admin side in this process (with no token unless `headers` has one).
+    func adminRequest(
+        _ target: String, method: String = "GET", host: String = "127.0.0.1", headers: [(String, String)] = [], body: [UInt8] = []
+    ) throws -> RawHTTPClient.Response {
+        try InProcessClient { [admin] in admin.answer($0) }.request(method, target, host: host, headers: headers, body: body)
+    }
+
+    /// A request to the admin side with the bearer token, in-process.
+    func admin(_ target: String, headers: [(String, String)] = []) throws -> RawHTTPClient.Response {
+        try adminRequest(target, headers: [("Authorization", "Bearer \(Self.token)")] + headers)
+    }
+
+    /// A public request as a browser on an iPhone would send it, in-process.
     func visit(_ target: String, host: String = "rowhni.com", headers: [(String, String)] = []) throws -> RawHTTPClient.Response {
         let agent = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1"
-        return try request(port: server.port, target, host: host, headers: [("User-Agent", agent)] + headers)
+        return try publicRequest(target, host: host, headers: [("User-Agent", agent)] + headers)
     }
 
     /// Waits until the writer has committed `rows` rows (the log is written in the background).
     func waitForRows(_ rows: Int, timeoutSeconds: Double = 60) throws {
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        while (server.logStatus?.written ?? 0) < rows {
-            guard Date() < deadline else { throw HarnessError(description: "the log has \(server.logStatus?.written ?? 0) rows, not \(rows)") }
-            usleep(20_000)
+        guard waitUntil(timeoutSeconds: timeoutSeconds, { (server.logStatus?.written ?? 0) >= rows }) else {
+            throw HarnessError(description: "the log has \(server.logStatus?.written ?? 0) rows, not \(rows)")
         }
     }
 

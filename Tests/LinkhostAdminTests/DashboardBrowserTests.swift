@@ -12,7 +12,7 @@ import Testing
 ///
 /// docs/dashboard-1280.png and docs/dashboard-400.png are two of those screenshots: run this test with
 /// `LINKHOST_TEST_ARTIFACTS=<folder>` and copy `dashboard-1280.png` and `dashboard-400.png` from there.
-@Suite("Admin dashboard in Chromium", .serialized)
+@Suite("Admin dashboard in Chromium", .ownThread, .serialized)
 struct DashboardBrowserTests {
     static let pwn = "window.__pwned=1"
     static let payloads = [
@@ -34,7 +34,7 @@ struct DashboardBrowserTests {
             let encoded = payload.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
             _ = try harness.visit(
                 "/addfriend?code=SAFE1234&utm_campaign=\(encoded)&utm_source=\(encoded)", headers: [("Referer", "https://x.example/\(payload)")])
-            _ = try harness.request(port: harness.server.port, "/\(encoded)", host: "rowhni.com", headers: [("User-Agent", payload)])
+            _ = try harness.publicRequest("/\(encoded)", host: "rowhni.com", headers: [("User-Agent", payload)])
             sent += 2
         }
         try harness.waitForRows(sent)

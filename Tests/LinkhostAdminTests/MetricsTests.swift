@@ -8,7 +8,7 @@ import Testing
 
 /// `/metrics` in Prometheus's format: checked by Debian's `promtool`, counting what was really sent,
 /// and scraped by a real `prometheus` server started here.
-@Suite("Admin listener: Prometheus metrics", .serialized)
+@Suite("Admin listener: Prometheus metrics", .ownThread, .serialized)
 struct MetricsTests {
     /// The path of `name`, or `nil` with the reason printed — a failure in CI, where scripts/test installs it.
     static func tool(_ name: String) -> String? {
@@ -25,19 +25,14 @@ struct MetricsTests {
     /// page event accepted and one refused, and an app open refused (no ingest key: opens are off).
     static func sendTraffic(_ harness: AdminHarness) throws {
         for index in 0..<5 { _ = try harness.visit("/addfriend?code=METRIC\(index)&utm_campaign=metrics") }
-        for _ in 0..<3 {
-            _ = try harness.request(
-                port: harness.server.port, "/.well-known/apple-app-site-association", host: "rowhni.com", headers: [("User-Agent", "AASA-Bot/1.0.0")])
-        }
-        _ = try harness.request(
-            port: harness.server.port, "/.well-known/apple-app-site-association", host: "rowhni.com",
-            headers: [("User-Agent", "swcd (unknown version) CFNetwork/1568.100.1 Darwin/24.0.0")])
+        let aasa = "/.well-known/apple-app-site-association"
+        for _ in 0..<3 { _ = try harness.publicRequest(aasa, host: "rowhni.com", headers: [("User-Agent", "AASA-Bot/1.0.0")]) }
+        _ = try harness.publicRequest(aasa, host: "rowhni.com", headers: [("User-Agent", "swcd (unknown version) CFNetwork/1568.100.1 Darwin/24.0.0")])
         let json = [("Content-Type", "application/json"), ("Origin", "http://rowhni.com")]
-        _ = try harness.request(
-            port: harness.server.port, "/v1/events", method: "POST", host: "rowhni.com", headers: json,
-            body: Array(#"{"event":"open-app","path":"/addfriend?code=METRIC1"}"#.utf8))
-        _ = try harness.request(port: harness.server.port, "/v1/events", method: "POST", host: "rowhni.com", headers: json, body: Array("{not json".utf8))
-        _ = try harness.request(port: harness.server.port, "/v1/opens", method: "POST", host: "rowhni.com", headers: json, body: Array("{}".utf8))
+        _ = try harness.publicRequest(
+            "/v1/events", method: "POST", host: "rowhni.com", headers: json, body: Array(#"{"event":"open-app","path":"/addfriend?code=METRIC1"}"#.utf8))
+        _ = try harness.publicRequest("/v1/events", method: "POST", host: "rowhni.com", headers: json, body: Array("{not json".utf8))
+        _ = try harness.publicRequest("/v1/opens", method: "POST", host: "rowhni.com", headers: json, body: Array("{}".utf8))
         try harness.waitForRows(5 + 4 + 1)
     }
 
@@ -56,7 +51,7 @@ struct MetricsTests {
     }
 
     @Test func promtoolAcceptsTheMetricsAndTheyCountWhatWasSent() throws {
-        let harness = try AdminHarness()
+        let harness = try AdminHarness(listening: false)
         defer { harness.stop() }
         try Self.sendTraffic(harness)
         let response = try harness.admin("/metrics")
@@ -157,14 +152,13 @@ struct MetricsTests {
         // its query API is asked until it has the value, for 90 s at most.
         let query = "linkhost_http_requests_total%7Bkind%3D%22fallback%22%7D"
         var seen: String?
-        let deadline = ContinuousClock.now + .seconds(90)
-        while seen != "5", ContinuousClock.now < deadline {
+        await waitUntil(timeoutSeconds: 90) {
             if let answer = try? RawHTTPClient(port: port).request("GET", "/api/v1/query?query=\(query)", headers: [("Connection", "close")]),
                 answer.status == 200, let result = try? JSONParser().parse(answer.body)["data"]?["result"]?.arrayElements?.first
             {
                 seen = result["value"]?.arrayElements?.last?.stringValue
             }
-            if seen != "5" { try await Task.sleep(for: .milliseconds(250)) }
+            return seen == "5"
         }
         #expect(seen == "5", "Prometheus's query answered \(seen ?? "nothing"); its log: \(server.standardError.suffix(2000))")
         let up = try RawHTTPClient(port: port).request("GET", "/api/v1/query?query=up", headers: [("Connection", "close")])

@@ -5,7 +5,7 @@ import Testing
 
 /// The OpenAPI document the admin listener serves, checked against the same listener: every path,
 /// every parameter (and only those), every enum and every documented response code.
-@Suite("Admin listener: the OpenAPI document matches the server")
+@Suite("Admin listener: the OpenAPI document matches the server", .ownThread)
 struct OpenAPIDocumentTests {
     static func document(_ harness: AdminHarness) throws -> JSONValue {
         let response = try harness.admin("/api/v1/openapi.json")
@@ -35,7 +35,7 @@ struct OpenAPIDocumentTests {
     }
 
     @Test func everyPathParameterAndResponseCodeIsWhatTheServerDoes() throws {
-        let harness = try AdminHarness()
+        let harness = try AdminHarness(listening: false)
         defer { harness.stop() }
         let document = try Self.document(harness)
         #expect(document["openapi"] == "3.1.0")
@@ -46,13 +46,13 @@ struct OpenAPIDocumentTests {
             let codes = Set(operation["responses"]?.objectMembers?.map(\.key) ?? [])
             // Unauthenticated, authenticated, and with a method it does not take.
             #expect(codes.contains("401"))
-            #expect(try harness.request(port: harness.admin.port, path.key).status == 401)
+            #expect(try harness.adminRequest(path.key).status == 401)
             let plain = try harness.admin(path.key)
             #expect(plain.status == 200, "\(path.key)")
             let documentedTypes = operation["responses"]?["200"]?["content"]?.objectMembers?.map(\.key) ?? []
             let servedType = plain.header("Content-Type")?.split(separator: ";").first.map(String.init) ?? ""
             #expect(documentedTypes.contains(servedType), "\(path.key) serves \(servedType), documents \(documentedTypes)")
-            let post = try harness.request(port: harness.admin.port, path.key, method: "POST", headers: [("Authorization", "Bearer \(AdminHarness.token)")])
+            let post = try harness.adminRequest(path.key, method: "POST", headers: [("Authorization", "Bearer \(AdminHarness.token)")])
             #expect(post.status == 405)
             #expect(codes.contains("405"))
 
@@ -89,7 +89,7 @@ struct OpenAPIDocumentTests {
 
     @Test func theLogErrorsItDocumentsHappen() throws {
         // 503 without a log.
-        let off = try AdminHarness(settings: ["log.enabled": .bool(false)])
+        let off = try AdminHarness(settings: ["log.enabled": .bool(false)], listening: false)
         defer { off.stop() }
         let document = try Self.document(off)
         for path in ["/api/v1/hits", "/api/v1/stats", "/api/v1/funnel"] {
@@ -100,7 +100,9 @@ struct OpenAPIDocumentTests {
             #expect(try JSONParser().parse(unavailable.body)["error"] == "log_unavailable")
         }
         // 500 when the database cannot be read; the answer does not say more than that.
-        let broken = try AdminHarness()
+        // The writer fails on the replaced file from then on, and a stop waits for a failing
+        // database until the grace period and 5 s more have passed: no grace here, so 5 s.
+        let broken = try AdminHarness(settings: ["server.limits.shutdownGraceSeconds": 0], listening: false)
         defer { broken.stop() }
         _ = try broken.visit("/addfriend?code=X1")
         try broken.waitForRows(1)

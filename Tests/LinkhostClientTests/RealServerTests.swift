@@ -85,40 +85,38 @@ struct RealServerTests {
         #expect(server.responsesSent == 2)
     }
 
-    /// The report starts while nothing listens on the port; the server comes up during the backoff
-    /// and the report succeeds.
+    /// The report starts while the port only drops connections (a scripted listener resets each
+    /// one, as a server going down does); once it has failed there, the real server takes the port
+    /// and a later attempt of the backoff gets the route.
     @Test func aServerThatComesUpDuringTheBackoffGetsTheReport() async throws {
-        let port = try FreePort.find()
+        let dropping = try ScriptedHTTPServer([.dropped])
+        let port = dropping.port
         let client = LinkhostServer.rowhniClient(port: port, key: Self.key, retryPolicy: Self.quickRetries)
-        let started = ProcessInfo.processInfo.systemUptime
         let report = Task { try await client.report(openedURL: Self.addFriend) }
-        try await Task.sleep(nanoseconds: 1_000_000_000)
-        let server = try LinkhostServer(port: port, ingestKey: Self.key)
+        #expect(await waitUntil { dropping.drops >= 1 }, "the report never reached the port")
+        dropping.stop()
+        let server = try await OwnThread.run { try LinkhostServer(port: port, ingestKey: Self.key) }
         defer { server.stop() }
         let route = try await report.value
         #expect(route.rule == "addfriend")
         #expect(route.parameters["code"] == "TEST123")
-        #expect(ProcessInfo.processInfo.systemUptime - started >= 1)
         // Only the attempt after the server came up got an answer.
         #expect(server.stop() == 0)
         #expect(server.responsesSent == 1)
     }
 
-    /// Cancelling the task ends the report while it waits to retry an unreachable server.
+    /// Cancelling the task ends the report while it waits to retry a port that drops connections,
+    /// and nothing is sent there afterwards.
     @Test func cancellingTheTaskStopsTheRetries() async throws {
-        let port = try FreePort.find()
-        let client = LinkhostServer.rowhniClient(port: port, key: Self.key, retryPolicy: Self.quickRetries)
+        let dropping = try ScriptedHTTPServer([.dropped])
+        defer { dropping.stop() }
+        let client = LinkhostServer.rowhniClient(port: dropping.port, key: Self.key, retryPolicy: Self.quickRetries)
         let report = Task { try await client.report(openedURL: Self.addFriend) }
-        try await Task.sleep(nanoseconds: 700_000_000)
-        let cancelled = ProcessInfo.processInfo.systemUptime
+        #expect(await waitUntil { dropping.drops >= 2 }, "the report was not retrying")
         report.cancel()
         await #expect(throws: CancellationError.self) { try await report.value }
-        // Uncancelled, the policy would go on for up to 40 s; ending well before that is the point.
-        #expect(ProcessInfo.processInfo.systemUptime - cancelled < 8, "the report went on after the task was cancelled")
-        // A server that comes up now gets nothing from the cancelled report.
-        let server = try LinkhostServer(port: port, ingestKey: Self.key)
-        try await Task.sleep(nanoseconds: 2_000_000_000)
-        #expect(server.stop() == 0)
-        #expect(server.responsesSent == 0)
+        // Uncancelled, the policy would go on retrying (at most 0.8 s apart) for up to 40 s.
+        let attempts = dropping.requests.count
+        #expect(await neverHappens(withinSeconds: 2) { dropping.requests.count > attempts })
     }
 }

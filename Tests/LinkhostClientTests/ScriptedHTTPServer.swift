@@ -5,20 +5,26 @@ import Synchronization
 /// A tiny HTTP/1.1 server on 127.0.0.1 that answers each request with the next of a list of
 /// scripted replies (the last one repeating) and records what it received: for the answers the
 /// real server cannot be made to give on demand (503, 429 with `Retry-After`, a body that is no
-/// route, a slow answer). One connection at a time, each closed after its answer. Its thread
-/// holds it until `stop()`, which every test calls.
+/// route, an answer held back, a connection dropped). One connection at a time, each closed after
+/// its answer. Its thread holds it until `stop()`, which every test calls and which frees the port.
 final class ScriptedHTTPServer: Sendable {
     /// One scripted answer.
     struct Reply: Sendable {
         var status: Int
         var headers: [String: String] = [:]
         var body: String = ""
-        /// Seconds to wait before answering.
-        var delay: TimeInterval = 0
+        /// Sent only once the test calls `release()` (or at `stop()`): an answer that is still
+        /// coming, for as long as the test needs, without a timed pause.
+        var held = false
+        /// No answer: the connection is reset once the request is read, as by a server that is going
+        /// down (a failure the client retries).
+        var drops = false
 
-        static func json(_ status: Int, _ body: String, headers: [String: String] = [:], delay: TimeInterval = 0) -> Reply {
-            Reply(status: status, headers: headers.merging(["Content-Type": "application/json"]) { first, _ in first }, body: body, delay: delay)
+        static func json(_ status: Int, _ body: String, headers: [String: String] = [:], held: Bool = false) -> Reply {
+            Reply(status: status, headers: headers.merging(["Content-Type": "application/json"]) { first, _ in first }, body: body, held: held)
         }
+
+        static let dropped = Reply(status: 0, drops: true)
 
         static let route = json(
             200, #"{"site": "rowhni", "rule": "addfriend", "appURL": "rowhni://addfriend?code=ABC123", "parameters": {"code": "ABC123"}}"#)
@@ -41,6 +47,8 @@ final class ScriptedHTTPServer: Sendable {
     private let log = Mutex<[Request]>([])
     private let stopping = Atomic<Bool>(false)
     private let stopped = DispatchSemaphore(value: 0)
+    private let gate = DispatchSemaphore(value: 0)
+    private let dropCount = Atomic<Int>(0)
 
     init(_ replies: [Reply]) throws {
         precondition(!replies.isEmpty)
@@ -67,21 +75,28 @@ final class ScriptedHTTPServer: Sendable {
         thread.start()
     }
 
-    deinit {
-        close(listener)
-    }
-
-    /// The requests received so far, in order.
+    /// The requests received so far, in order (dropped ones included).
     var requests: [Request] { log.withLock { $0 } }
 
-    /// Stops accepting (a request being answered is finished first); waits for the thread to end.
+    /// How many connections were reset without an answer (`Reply.dropped`).
+    var drops: Int { dropCount.load(ordering: .relaxed) }
+
+    /// Lets the held answer go out.
+    func release() { gate.signal() }
+
+    /// Stops accepting (a request being answered is finished first, a held one released); waits for
+    /// the thread to end, which closes the listening socket, so the port is free again.
     func stop() {
         guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        release()
         stopped.wait()
     }
 
     private func serve() {
-        defer { stopped.signal() }
+        defer {
+            close(listener)
+            stopped.signal()
+        }
         while !stopping.load(ordering: .acquiring) {
             var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 50) > 0 else { continue }
@@ -101,7 +116,14 @@ final class ScriptedHTTPServer: Sendable {
             return log.count - 1
         }
         let reply = replies[min(index, replies.count - 1)]
-        if reply.delay > 0 { Thread.sleep(forTimeInterval: reply.delay) }
+        if reply.drops {
+            // SO_LINGER with no time: close sends a reset, not an orderly end.
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            dropCount.add(1, ordering: .relaxed)
+            return
+        }
+        if reply.held { gate.wait() }
         let body = Array(reply.body.utf8)
         var head = "HTTP/1.1 \(reply.status) Scripted\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
         for (name, value) in reply.headers { head += "\(name): \(value)\r\n" }

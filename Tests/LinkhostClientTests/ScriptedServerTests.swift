@@ -1,5 +1,6 @@
 import Foundation
 import LinkhostClient
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -166,36 +167,36 @@ struct ScriptedServerTests {
         let client = Self.client(server, policy: policy)
         let report = Task { try await client.report(openedURL: Self.link) }
         // Wait until it is retrying (a loaded machine may take a while for the first attempts).
-        for _ in 0..<100 where server.requests.count < 2 { try await Task.sleep(nanoseconds: 50_000_000) }
-        #expect(server.requests.count >= 2, "the report was retrying before it was cancelled")
+        #expect(await waitUntil { server.requests.count >= 2 }, "the report was retrying before it was cancelled")
         report.cancel()
         await #expect(throws: CancellationError.self) { try await report.value }
+        // Retries come every 0.1 s: in six times that, none may come.
         let count = server.requests.count
-        try await Task.sleep(nanoseconds: 600_000_000)
-        #expect(server.requests.count == count)
+        #expect(await neverHappens(withinSeconds: 0.6) { server.requests.count > count })
     }
 
+    /// The answer is held back until the test ends: the report can only end by being cancelled.
     @Test func cancellingEndsARequestInFlight() async throws {
-        let server = try ScriptedHTTPServer([.json(503, "{}", delay: 6)])
+        let server = try ScriptedHTTPServer([.json(503, "{}", held: true)])
         defer { server.stop() }
         let client = Self.client(server)
         let report = Task { try await client.report(openedURL: Self.link) }
-        try await Task.sleep(nanoseconds: 300_000_000)
-        let cancelled = ProcessInfo.processInfo.systemUptime
+        #expect(await waitUntil { server.requests.count == 1 }, "the request never arrived")
         report.cancel()
         await #expect(throws: CancellationError.self) { try await report.value }
-        // The answer would take 6 s; a cancelled request ends before it.
-        #expect(ProcessInfo.processInfo.systemUptime - cancelled < 5)
+        #expect(server.requests.count == 1)
     }
 
+    /// The answer is held back until the call has returned: returning at all means the caller never
+    /// waited for it.
     @Test func reportingInTheBackgroundReturnsAtOnce() async throws {
-        let server = try ScriptedHTTPServer([.json(200, ScriptedHTTPServer.Reply.route.body, delay: 3)])
+        let server = try ScriptedHTTPServer([.json(200, ScriptedHTTPServer.Reply.route.body, held: true)])
         defer { server.stop() }
-        let started = ProcessInfo.processInfo.systemUptime
-        let task = Self.client(server).reportInBackground(openedURL: Self.link, source: .pasteboard)
-        // The server answers after 3 s; returning before that means the caller never waited for it.
-        #expect(ProcessInfo.processInfo.systemUptime - started < 3)
-        await task.value
+        let client = Self.client(server)
+        let task = await firstResult { await OwnThread.run { client.reportInBackground(openedURL: Self.link, source: .pasteboard) } }
+        #expect(task != nil, "reportInBackground waited for the answer")
+        server.release()
+        await task?.value
         #expect(server.requests.count == 1)
         #expect(server.requests.first?.body.isEmpty == false)
     }

@@ -43,17 +43,18 @@ func startedServer(_ configuration: LinkhostConfiguration) throws -> LinkhostSer
     return server
 }
 
-@Suite("AASA hosting over HTTP")
+/// What the server answers for the AASA file and around it, in-process (`LinkhostServer.answer`);
+/// HEAD, a 304's length, a request without a Host and the listener's counters go over a socket.
+@Suite("AASA hosting over HTTP", .ownThread)
 struct AASAHostingTests {
     static let aasaPaths = ["/.well-known/apple-app-site-association", "/apple-app-site-association"]
 
     @Test(arguments: ["forums.somethingawful.com", "archives.somethingawful.com", "rowhni.com"], aasaPaths)
     func eachHostGetsItsSitesFileExactlyOnBothPaths(host: String, path: String) throws {
         let configuration = try shippedConfiguration()
-        let server = try startedServer(configuration)
-        defer { server.stop() }
+        let server = try LinkhostServer(configuration: configuration)
         let expected = try #require(configuration.sites.first { $0.hosts.contains(host) }).aasa.bytes
-        let response = try RawHTTPClient(port: server.port).request("GET", path, host: host, headers: [("User-Agent", "AASA-Bot/1.0.0")])
+        let response = try server.inProcess.request("GET", path, host: host, headers: [("User-Agent", "AASA-Bot/1.0.0")])
         expectServedExactly(response, expected)
     }
 
@@ -61,9 +62,8 @@ struct AASAHostingTests {
     /// path, and query constraints that are a subset of the seed's (so every URL the seed's
     /// component opens, ours opens too); the comments of the seed are kept.
     @Test func theForumsFileCoversSeed000sFile() throws {
-        let server = try startedServer(try shippedConfiguration())
-        defer { server.stop() }
-        let body = try RawHTTPClient(port: server.port).request("GET", "/.well-known/apple-app-site-association", host: "forums.somethingawful.com").body
+        let server = try LinkhostServer(configuration: try shippedConfiguration())
+        let body = try server.inProcess.request("GET", "/.well-known/apple-app-site-association", host: "forums.somethingawful.com").body
         let document = try JSONParser().parse(body)
         let ours = try #require(document["applinks"]?["details"]?.arrayElements?.first?["components"]?.arrayElements)
         let seed = try #require(try JSONParser().parse(Seed000.aasa)["applinks"]?["details"]?.arrayElements?.first?["components"]?.arrayElements)
@@ -80,9 +80,8 @@ struct AASAHostingTests {
     }
 
     @Test func rowhnisFileCoversBothInvitePathsWithACode() throws {
-        let server = try startedServer(try shippedConfiguration())
-        defer { server.stop() }
-        let body = try RawHTTPClient(port: server.port).request("GET", "/.well-known/apple-app-site-association", host: "rowhni.com").body
+        let server = try LinkhostServer(configuration: try shippedConfiguration())
+        let body = try server.inProcess.request("GET", "/.well-known/apple-app-site-association", host: "rowhni.com").body
         let document = try JSONParser().parse(body)
         let details = try #require(document["applinks"]?["details"]?.arrayElements?.first)
         #expect(details["appIDs"] == ["TEAMID.com.yaman.rowhni"])
@@ -97,9 +96,8 @@ struct AASAHostingTests {
     @Test(arguments: ["FORUMS.SomethingAwful.com", "forums.somethingawful.com:8080", "forums.somethingawful.com.", "Forums.SomethingAwful.COM.:443"])
     func theHostHeaderIsMatchedIgnoringCasePortAndTrailingDot(host: String) throws {
         let configuration = try shippedConfiguration()
-        let server = try startedServer(configuration)
-        defer { server.stop() }
-        let response = try RawHTTPClient(port: server.port).request("GET", "/.well-known/apple-app-site-association", host: host)
+        let server = try LinkhostServer(configuration: configuration)
+        let response = try server.inProcess.request("GET", "/.well-known/apple-app-site-association", host: host)
         #expect(response.status == 200)
         #expect(response.body == configuration.site(id: "awful")?.aasa.bytes)
     }
@@ -117,11 +115,26 @@ struct AASAHostingTests {
         #expect(try client.request("GET", "/healthz", host: "rowhni.com").status == 200)
     }
 
-    @Test func aMatchingIfNoneMatchGets304WithNoBody() throws {
-        let configuration = try shippedConfiguration()
-        let server = try startedServer(configuration)
+    /// RFC 9110, section 8.6: a 304's Content-Length, when sent, is the length of the 200's content
+    /// (the HTTP layer writes it, so it is checked on the wire).
+    @Test func a304OnTheWireCarriesOnlyThe200sLength() throws {
+        let server = try startedServer(try shippedConfiguration())
         defer { server.stop() }
         let client = try RawHTTPClient(port: server.port)
+        let first = try client.request("GET", "/.well-known/apple-app-site-association", host: "rowhni.com")
+        #expect(first.header("Content-Length") == "\(first.body.count)")
+        let tag = try #require(first.header("ETag"))
+        for header in [tag, "W/\(tag)", "\"other\", \(tag)", "*"] {
+            let again = try client.request("GET", "/.well-known/apple-app-site-association", host: "rowhni.com", headers: [("If-None-Match", header)])
+            #expect(again.status == 304, "If-None-Match: \(header)")
+            #expect(again.body.isEmpty)
+            #expect(again.headerValues("Content-Length").allSatisfy { $0 == first.header("Content-Length") })
+        }
+    }
+
+    @Test func aMatchingIfNoneMatchGets304WithNoBody() throws {
+        let server = try LinkhostServer(configuration: try shippedConfiguration())
+        let client = server.inProcess
         let first = try client.request("GET", "/.well-known/apple-app-site-association", host: "rowhni.com")
         let tag = try #require(first.header("ETag"))
         for header in [tag, "W/\(tag)", "\"other\", \(tag)", "*"] {
@@ -130,9 +143,6 @@ struct AASAHostingTests {
             #expect(again.header("ETag") == tag)
             #expect(again.header("Cache-Control") == "public, max-age=3600")
             #expect(again.body.isEmpty)
-            // RFC 9110 §8.6: a 304's Content-Length, when sent, is the length of the 200's content.
-            #expect(again.headerValues("Content-Length").allSatisfy { $0 == first.header("Content-Length") })
-            #expect(first.header("Content-Length") == "\(first.body.count)")
         }
         let stale = try client.request("GET", "/.well-known/apple-app-site-association", host: "rowhni.com", headers: [("If-None-Match", "\"stale\"")])
         #expect(stale.status == 200)
@@ -144,9 +154,8 @@ struct AASAHostingTests {
 
     @Test(arguments: ["POST", "PUT", "DELETE", "OPTIONS", "PATCH", "BREW"])
     func otherMethodsGet405WithAllow(method: String) throws {
-        let server = try startedServer(try shippedConfiguration())
-        defer { server.stop() }
-        let response = try RawHTTPClient(port: server.port).request(method, "/.well-known/apple-app-site-association", host: "rowhni.com")
+        let server = try LinkhostServer(configuration: try shippedConfiguration())
+        let response = try server.inProcess.request(method, "/.well-known/apple-app-site-association", host: "rowhni.com")
         #expect(response.status == 405)
         #expect(response.header("Allow") == "GET, HEAD")
     }
@@ -156,27 +165,22 @@ struct AASAHostingTests {
         "/.WELL-KNOWN/apple-app-site-association", "/AddFriend?code=TEST123",
     ])
     func unknownPathsGet404(path: String) throws {
-        let server = try startedServer(try shippedConfiguration())
-        defer { server.stop() }
-        let response = try RawHTTPClient(port: server.port).request("GET", path, host: "rowhni.com")
+        let server = try LinkhostServer(configuration: try shippedConfiguration())
+        let response = try server.inProcess.request("GET", path, host: "rowhni.com")
         #expect(response.status == 404)
         #expect(response.header("Location") == nil)
     }
 
     @Test func anUnknownHostGets404UnlessADefaultSiteIsConfigured() throws {
-        let strict = try startedServer(try shippedConfiguration())
-        defer { strict.stop() }
-        let unknown = try RawHTTPClient(port: strict.port).request("GET", "/.well-known/apple-app-site-association", host: "<script>evil.example")
+        let strict = try LinkhostServer(configuration: try shippedConfiguration())
+        let unknown = try strict.inProcess.request("GET", "/.well-known/apple-app-site-association", host: "<script>evil.example")
         #expect(unknown.status == 404)
         #expect(!unknown.text.contains("evil"))
-        let noHost = try RawHTTPClient(port: strict.port)
-        try noHost.send("GET /.well-known/apple-app-site-association HTTP/1.0\r\n\r\n")
-        #expect(try noHost.readResponse().status == 404)
+        #expect(try strict.inProcess.request("GET", "/.well-known/apple-app-site-association", host: nil, version: "HTTP/1.0").status == 404)
 
         let configuration = try shippedConfiguration(unknownHost: .site("rowhni"))
-        let lenient = try startedServer(configuration)
-        defer { lenient.stop() }
-        let fallback = try RawHTTPClient(port: lenient.port).request("GET", "/.well-known/apple-app-site-association", host: "localhost")
+        let lenient = try LinkhostServer(configuration: configuration)
+        let fallback = try lenient.inProcess.request("GET", "/.well-known/apple-app-site-association", host: "localhost")
         #expect(fallback.status == 200)
         #expect(fallback.body == configuration.site(id: "rowhni")?.aasa.bytes)
     }

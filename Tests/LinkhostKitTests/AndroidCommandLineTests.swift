@@ -7,7 +7,7 @@ import Testing
 
 /// The built `linkhost` binary: `link --qr`, `assetlinks`, `check --assetlinks`, and the issue's
 /// curl check of a served assetlinks.json.
-@Suite("linkhost link --qr, assetlinks and check --assetlinks", .serialized)
+@Suite("linkhost link --qr, assetlinks and check --assetlinks", .ownThread, .serialized)
 struct AndroidCommandLineTests {
     static func linkhost(_ arguments: [String], in folder: TemporaryDirectory? = nil, environment: [String: String]? = nil) throws -> (
         status: Int32, output: String, error: String

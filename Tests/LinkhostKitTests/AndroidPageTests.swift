@@ -17,13 +17,13 @@ struct AndroidPageTests {
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     init() throws {
-        server = try startedServer(try AndroidFixture.configuration())
+        server = try LinkhostServer(configuration: try AndroidFixture.configuration())
     }
 
     private func get(_ target: String, host: String = "rowhni.com", userAgent: String?, language: String = "de") throws -> RawHTTPClient.Response {
         var headers = [("Accept-Language", language)]
         if let userAgent { headers.append(("User-Agent", userAgent)) }
-        return try RawHTTPClient(port: server.port).request("GET", target, host: host, headers: headers)
+        return try server.inProcess.request("GET", target, host: host, headers: headers)
     }
 
     /// The parts of an `intent://` URL as Chrome reads them (the fields after `#Intent;`, values
@@ -70,9 +70,9 @@ struct AndroidPageTests {
 
     @Test func aConfiguredPlayURLIsUsedForTheButtonAndTheFallback() throws {
         let custom = "https://play.google.com/store/apps/details?id=com.yaman.rowhni&hl=de&referrer=utm_source%3Dlinkhost"
-        let server = try startedServer(try AndroidFixture.configuration(block: AndroidFixture.block(playURL: custom)))
+        let server = try LinkhostServer(configuration: try AndroidFixture.configuration(block: AndroidFixture.block(playURL: custom)))
         defer { server.stop() }
-        let response = try RawHTTPClient(port: server.port).request(
+        let response = try server.inProcess.request(
             "GET", "/joingroup?code=TEST123", host: "rowhni.com", headers: [("User-Agent", UserAgents.android)])
         let page = HTMLProbe(response.text)
         #expect(page.attribute("href", ofElementWithID: "get-app") == custom)

@@ -14,10 +14,10 @@ struct AssetLinksHostingTests {
 
     @Test func aSiteWithAnAndroidAppServesItsGeneratedFileExactly() throws {
         let configuration = try AndroidFixture.configuration()
-        let server = try startedServer(configuration)
+        let server = try LinkhostServer(configuration: configuration)
         defer { server.stop() }
         let expected = try #require(configuration.site(id: "rowhni")?.assetLinks).bytes
-        let response = try RawHTTPClient(port: server.port).request("GET", Self.path, host: "rowhni.com")
+        let response = try server.inProcess.request("GET", Self.path, host: "rowhni.com")
         expectServedExactly(response, expected)
         let document = try JSONParser().parse(response.body)
         let statement = try #require(document.arrayElements?.first)
@@ -28,32 +28,32 @@ struct AssetLinksHostingTests {
     }
 
     @Test func aRepeatFetchWithTheETagGets304AndHEADGetsTheHeaders() throws {
-        let server = try startedServer(try AndroidFixture.configuration())
+        let server = try LinkhostServer(configuration: try AndroidFixture.configuration())
         defer { server.stop() }
-        let first = try RawHTTPClient(port: server.port).request("GET", Self.path, host: "rowhni.com")
+        let first = try server.inProcess.request("GET", Self.path, host: "rowhni.com")
         let tag = try #require(first.header("ETag"))
         for header in [tag, "W/\(tag)", "\"other\", \(tag)", "*"] {
-            let again = try RawHTTPClient(port: server.port).request("GET", Self.path, host: "rowhni.com", headers: [("If-None-Match", header)])
+            let again = try server.inProcess.request("GET", Self.path, host: "rowhni.com", headers: [("If-None-Match", header)])
             #expect(again.status == 304, "If-None-Match: \(header)")
             #expect(again.body.isEmpty)
             #expect(again.header("ETag") == tag)
         }
-        let stale = try RawHTTPClient(port: server.port).request("GET", Self.path, host: "rowhni.com", headers: [("If-None-Match", "\"stale\"")])
+        let stale = try server.inProcess.request("GET", Self.path, host: "rowhni.com", headers: [("If-None-Match", "\"stale\"")])
         #expect(stale.status == 200 && stale.body == first.body)
-        let head = try RawHTTPClient(port: server.port).request("HEAD", Self.path, host: "rowhni.com")
+        let head = try server.inProcess.request("HEAD", Self.path, host: "rowhni.com")
         #expect(head.status == 200)
         #expect(head.header("Content-Length") == "\(first.body.count)")
         #expect(head.header("Content-Type") == "application/json")
         #expect(head.body.isEmpty)
-        let post = try RawHTTPClient(port: server.port).request("POST", Self.path, host: "rowhni.com")
+        let post = try server.inProcess.request("POST", Self.path, host: "rowhni.com")
         #expect(post.status == 405)
     }
 
     @Test func aSiteWithoutAnAndroidAppAnswers404() throws {
-        let server = try startedServer(try AndroidFixture.configuration())
+        let server = try LinkhostServer(configuration: try AndroidFixture.configuration())
         defer { server.stop() }
         for host in ["forums.somethingawful.com", "archives.somethingawful.com"] {
-            let response = try RawHTTPClient(port: server.port).request("GET", Self.path, host: host)
+            let response = try server.inProcess.request("GET", Self.path, host: host)
             #expect(response.status == 404)
             #expect(response.header("Content-Type") == "text/plain; charset=utf-8")
             #expect(response.text.contains("no Android app"))
@@ -64,12 +64,12 @@ struct AssetLinksHostingTests {
     @Test func everyAnswerIsLoggedAsKindAssetLinks() throws {
         let folder = try TemporaryDirectory("linkhost-assetlinks-log")
         let database = folder.path + "/log.sqlite"
-        let server = try startedServer(try AndroidFixture.configuration(logDatabase: database))
-        let first = try RawHTTPClient(port: server.port).request("GET", Self.path, host: "rowhni.com", headers: [("User-Agent", "Google-Digital-Asset-Links")])
+        let server = try LinkhostServer(configuration: try AndroidFixture.configuration(logDatabase: database))
+        let first = try server.inProcess.request("GET", Self.path, host: "rowhni.com", headers: [("User-Agent", "Google-Digital-Asset-Links")])
         let tag = try #require(first.header("ETag"))
-        _ = try RawHTTPClient(port: server.port).request("GET", Self.path, host: "rowhni.com", headers: [("If-None-Match", tag)])
-        _ = try RawHTTPClient(port: server.port).request("HEAD", Self.path, host: "rowhni.com")
-        _ = try RawHTTPClient(port: server.port).request("GET", Self.path, host: "forums.somethingawful.com")
+        _ = try server.inProcess.request("GET", Self.path, host: "rowhni.com", headers: [("If-None-Match", tag)])
+        _ = try server.inProcess.request("HEAD", Self.path, host: "rowhni.com")
+        _ = try server.inProcess.request("GET", Self.path, host: "forums.somethingawful.com")
         server.stop()
         let rows = try LogReader(databasePath: database).rows(LogFilter(kind: "assetlinks"))
         #expect(rows.count == 4)
@@ -82,11 +82,11 @@ struct AssetLinksHostingTests {
     }
 
     @Test func healthReportsTheFileOfSitesThatServeOne() throws {
-        let server = try startedServer(try AndroidFixture.configuration())
+        let server = try LinkhostServer(configuration: try AndroidFixture.configuration())
         defer { server.stop() }
-        let health = try JSONParser().parse(try RawHTTPClient(port: server.port).request("GET", "/healthz", host: "rowhni.com").body)
+        let health = try JSONParser().parse(try server.inProcess.request("GET", "/healthz", host: "rowhni.com").body)
         let sites = try #require(health["sites"]?.arrayElements)
-        let served = try RawHTTPClient(port: server.port).request("GET", Self.path, host: "rowhni.com")
+        let served = try server.inProcess.request("GET", Self.path, host: "rowhni.com")
         #expect(sites.first { $0["id"] == "rowhni" }?["assetLinksETag"] == .string(served.header("ETag") ?? ""))
         #expect(sites.first { $0["id"] == "rowhni" }?["assetLinksBytes"] == .number(JSONNumber(served.body.count)))
         #expect(sites.first { $0["id"] == "awful" }?["assetLinksETag"] == nil)

@@ -9,7 +9,7 @@ import Testing
 /// A real browser against a real server: headless Chromium (Debian's, driven by Selenium) loads
 /// fallback pages with an iPhone user agent, including hostile links, and reports what ran.
 /// scripts/test installs Chromium, chromedriver and Selenium; this test fails if they are missing.
-@Suite("Fallback pages in Chromium", .serialized)
+@Suite("Fallback pages in Chromium", .ownThread, .serialized)
 struct BrowserTests {
     @Test func pagesRenderSafelyWithWorkingButtonsAndNonBlankScreenshots() throws {
         let python = ProjectPaths.root + "/.build-venv/bin/python"

@@ -10,17 +10,19 @@ import Testing
 @Suite("The CDN check of serve", .serialized)
 struct CDNWatchTests {
     func health(_ server: LinkhostServer) throws -> JSONValue {
-        try JSONParser().parse(try RawHTTPClient(port: server.port).request("GET", "/healthz").body)
+        try JSONParser().parse(try server.inProcess.request("GET", "/healthz").body)
     }
 
     /// Polls `/healthz` until `done` holds for its `cdnCheck` section (a check takes one round of
     /// requests; the time allowed is generous for a loaded machine).
     func waitForCheck(_ server: LinkhostServer, until done: (JSONValue) -> Bool) async throws -> JSONValue? {
-        for _ in 0..<600 {
-            if let section = try health(server)["cdnCheck"], done(section) { return section }
-            try await Task.sleep(for: .milliseconds(100))
+        var found: JSONValue?
+        try await waitUntil {
+            guard let section = try health(server)["cdnCheck"], done(section) else { return false }
+            found = section
+            return true
         }
-        return nil
+        return found
     }
 
     @Test func theCheckRunsAtStartAndAgainWhenAReloadChangesAFile() async throws {

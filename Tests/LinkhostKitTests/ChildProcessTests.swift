@@ -5,7 +5,7 @@ import Testing
 
 /// The test helper that starts tools and servers: a child gets standard input, output and error
 /// and nothing else of the test process, whatever other tests hold open meanwhile.
-@Suite("Child processes")
+@Suite("Child processes", .ownThread)
 struct ChildProcessTests {
     @Test func aChildInheritsOnlyItsStandardStreams() throws {
         // Opened without close-on-exec, as libcurl opens its sockets.

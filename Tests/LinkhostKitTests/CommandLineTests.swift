@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Runs the built `linkhost` binary as an operator would.
-@Suite("linkhost command line", .serialized)
+@Suite("linkhost command line", .ownThread, .serialized)
 struct CommandLineTests {
     /// `serve` with the shipped config on a free loopback port, logging into `folder` (never into
     /// the repository).
@@ -171,7 +171,7 @@ struct CommandLineTests {
     }
 }
 
-@Suite("linkhost routes and link")
+@Suite("linkhost routes and link", .ownThread)
 struct RoutesAndLinkCommandTests {
     @Test func routesListsEveryRuleWithItsAASAComponent() throws {
         let result = try ChildProcess.run(ProjectPaths.linkhostBinary, ["routes", "--host", "rowhni.com", "--config", ProjectPaths.shippedConfig])
@@ -257,7 +257,7 @@ struct RoutesAndLinkCommandTests {
     }
 }
 
-@Suite("linkhost match and check")
+@Suite("linkhost match and check", .ownThread)
 struct MatchAndCheckCommandTests {
     /// The acceptance: `linkhost match` answers for both shipped sites as the tables say.
     @Test(arguments: ProductTables.rows)

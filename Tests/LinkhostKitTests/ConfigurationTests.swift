@@ -164,6 +164,8 @@ struct ConfigurationTests {
         (#"{"limits": {"threads": -1}}"#, "server.limits.threads", "outside 0...256"),
         (#"{"limits": {"conections": 5}}"#, "server.limits.conections", "unknown key"),
         (#"{"aasaCacheControl": ""}"#, "server.aasaCacheControl", "empty"),
+        (#"{"admin": {"limits": {"connections": 0}}}"#, "server.admin.limits.connections", "outside 1...100000"),
+        (#"{"admin": {"limits": {"connectionTimeoutSeconds": 0}}}"#, "server.admin.limits.connectionTimeoutSeconds", "outside 1...3600"),
     ])
     func badServerSettingsAreExplained(server: String, path: String, problem: String) throws {
         let found = problems(in: configText(server: server))

@@ -7,7 +7,7 @@ import Testing
 
 /// `linkhost stats --funnel` and `linkhost log --columns`, run as the built binary on a log written
 /// by the real writer into a temporary folder.
-@Suite("linkhost stats --funnel")
+@Suite("linkhost stats --funnel", .ownThread)
 struct FunnelCommandTests {
     /// 2026-11-01T10:00:00Z.
     static let base: Int64 = 1_793_527_200_000

@@ -7,8 +7,10 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// The hit log end to end: real requests to a real server, rows read back from the SQLite file.
-@Suite("The hit log", .serialized)
+/// The hit log: requests answered by a server in this process (the serving path but the socket),
+/// rows read back from the SQLite file once `stop` has written them; one test through the built
+/// binary under load, stopped by SIGTERM.
+@Suite("The hit log", .ownThread, .serialized)
 struct HitLogTests {
     let folder: TemporaryDirectory
 
@@ -23,17 +25,20 @@ struct HitLogTests {
     }
 
     @Test func utmAndTrackedParametersLandInTheirColumnsAndSecretsAreHashed() throws {
-        let server = try startedServer(try configuration())
-        let client = try RawHTTPClient(port: server.port, sourceAddress: "127.0.0.2")
+        let server = try LinkhostServer(configuration: try configuration())
+        let client = server.inProcess
         _ = try client.request(
             "GET", "/addfriend?code=SECRET42&from=qrcode&utm_source=whatsapp&utm_medium=chat&utm_campaign=launch&utm_term=t&utm_content=c&other=x",
             host: "rowhni.com",
             headers: [
                 ("User-Agent", "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 Version/18.1 Mobile/15E148 Safari/604.1"),
                 ("Referer", "https://chat.example/"),
-            ])
-        _ = try client.request("GET", "/joingroup?code=SECRET42", host: "rowhni.com", headers: [("User-Agent", "WhatsApp/2.23.20 A")])
-        _ = try client.request("GET", "/.well-known/apple-app-site-association", host: "forums.somethingawful.com", headers: [("User-Agent", "AASA-Bot/1.0.0")])
+            ], clientAddress: "127.0.0.2")
+        _ = try client.request(
+            "GET", "/joingroup?code=SECRET42", host: "rowhni.com", headers: [("User-Agent", "WhatsApp/2.23.20 A")], clientAddress: "127.0.0.2")
+        _ = try client.request(
+            "GET", "/.well-known/apple-app-site-association", host: "forums.somethingawful.com", headers: [("User-Agent", "AASA-Bot/1.0.0")],
+            clientAddress: "127.0.0.2")
         let status = try #require(server.stop())
         #expect(status.written == 3)
         let all = try rows()
@@ -81,10 +86,10 @@ struct HitLogTests {
         overrides.databasePath = .init(folder.path + "/log.sqlite", from: "the test")
         let text = configText(sites: [site], log: #"{"clientAddress": "omit"}"#)
         let configuration = try ConfigurationLoader.parse(Array(text.utf8), baseDirectory: ProjectPaths.root, overrides: overrides)
-        let server = try startedServer(configuration)
-        #expect(try RawHTTPClient(port: server.port).request("GET", "/i/PATHSECRET", host: "invite.example").status == 200)
+        let server = try LinkhostServer(configuration: configuration)
+        #expect(try server.inProcess.request("GET", "/i/PATHSECRET", host: "invite.example").status == 200)
         // A broken link of the rule (the code is not UTF-8) carries its secret in the path as well.
-        #expect(try RawHTTPClient(port: server.port).request("GET", "/i/BROKEN%FFSECRET", host: "invite.example").status == 400)
+        #expect(try server.inProcess.request("GET", "/i/BROKEN%FFSECRET", host: "invite.example").status == 400)
         server.stop()
         let logged = try rows()
         #expect(logged.map(\.kind).sorted() == ["bad_link", "fallback"])
@@ -96,14 +101,16 @@ struct HitLogTests {
         #expect(Set(logged.map(\.path)).count == 2)
     }
 
+    /// Eight threads answered at once: the responder, the metrics and the log writer's queue under
+    /// contention (that every exchange the HTTP layer completes reaches the observer is its own
+    /// test, in ExchangeStateTests and through the binary below).
     @Test func concurrentRequestsGiveExactlyOneRowEach() throws {
-        let server = try startedServer(try configuration())
-        let port = server.port
+        let server = try LinkhostServer(configuration: try configuration())
         let clients = 8
         let perClient = 250
         let counter = SharedCounter()
         ParallelThreads.run(clients) { index in
-            guard let client = try? RawHTTPClient(port: port) else { return }
+            let client = server.inProcess
             for request in 0..<perClient {
                 let target = request % 2 == 0 ? "/showthread.php?threadid=\(index)&utm_source=load" : "/.well-known/apple-app-site-association"
                 if (try? client.request("GET", target, host: "forums.somethingawful.com"))?.status == 200 { _ = counter.increment() }
@@ -124,14 +131,14 @@ struct HitLogTests {
     @Test func aDatabaseThatCannotBeWrittenDoesNotStopPagesAndIsReported() throws {
         // A regular file where the database's folder should be: cannot be opened, even as root.
         let blocker = try folder.write("not-a-folder", "x")
-        let server = try startedServer(try configuration(database: blocker + "/log.sqlite"))
-        let client = try RawHTTPClient(port: server.port)
+        let server = try LinkhostServer(configuration: try configuration(database: blocker + "/log.sqlite"))
+        let client = server.inProcess
         #expect(try client.request("GET", "/addfriend?code=TEST123", host: "rowhni.com").status == 200)
         #expect(try client.request("GET", "/.well-known/apple-app-site-association", host: "rowhni.com").status == 200)
-        var health = try JSONParser().parse(try client.request("GET", "/healthz", host: "rowhni.com").body)
-        for _ in 0..<50 where health["log"]?["healthy"] != false {
-            usleep(100_000)
-            health = try JSONParser().parse(try client.request("GET", "/healthz", host: "rowhni.com").body)
+        var health = JSONValue.null
+        waitUntil {
+            health = (try? JSONParser().parse(try client.request("GET", "/healthz", host: "rowhni.com").body)) ?? .null
+            return health["log"]?["healthy"] == false
         }
         #expect(health["status"] == "degraded")
         #expect(health["log"]?["healthy"] == false)
@@ -177,12 +184,12 @@ struct HitLogTests {
     }
 }
 
-@Suite("linkhost log and stats", .serialized)
+@Suite("linkhost log and stats", .ownThread, .serialized)
 struct LogCommandTests {
-    /// A database with known rows, made by a real server.
+    /// A database with known rows, made by a server answering in this process.
     static func makeDatabase(in folder: TemporaryDirectory) throws -> String {
-        let server = try startedServer(try shippedConfiguration(logDatabase: folder.path + "/log.sqlite"))
-        let client = try RawHTTPClient(port: server.port)
+        let server = try LinkhostServer(configuration: try shippedConfiguration(logDatabase: folder.path + "/log.sqlite"))
+        let client = server.inProcess
         for (target, host) in [
             ("/addfriend?code=TEST123&utm_source=whatsapp&utm_campaign=spring", "rowhni.com"),
             ("/addfriend?code=TEST124&utm_source=whatsapp&utm_campaign=spring", "rowhni.com"),

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Requests built to break out of the page: nothing from the request may appear raw.
-@Suite("Hostile input is never reflected raw")
+@Suite("Hostile input is never reflected raw", .ownThread)
 struct HostileInputTests {
     let shared: SharedServer
 
@@ -69,8 +69,10 @@ struct HostileInputTests {
         #expect(HTMLProbe(response.text).attribute("href", ofElementWithID: "open-app") == "awful://threads/456")
     }
 
+    /// A request line a client library would never send, so it goes over a socket as written.
     @Test func rawQuotesAndAnglesInTheRequestLineStayInsideTheWebLink() throws {
-        let client = try RawHTTPClient(port: shared.port)
+        let listening = try SharedServer(unknownHost: .site("awful"), listening: true)
+        let client = try RawHTTPClient(port: listening.port)
         try client.send("GET /showthread.php?threadid=456&q=\"><script>alert(1)</script>' HTTP/1.1\r\nHost: forums.somethingawful.com\r\n\r\n")
         let response = try client.readResponse()
         #expect(response.status == 200 || response.status == 400)
@@ -88,7 +90,8 @@ struct HostileInputTests {
 
     @Test(arguments: ["/%3Cscript%3Ealert(1)%3C/script%3E", "/\"><img src=x onerror=alert(1)>", "/showthread.php/%22%3E"])
     func inThePath(path: String) throws {
-        let client = try RawHTTPClient(port: shared.port)
+        let listening = try SharedServer(unknownHost: .site("awful"), listening: true)
+        let client = try RawHTTPClient(port: listening.port)
         try client.send("GET \(path) HTTP/1.1\r\nHost: rowhni.com\r\n\r\n")
         let response = try client.readResponse()
         assertNothingRaw(response, path)

@@ -16,7 +16,7 @@ import Testing
 /// use free ports instead of 8080 and 9090, which another server on this machine may hold (the
 /// server gets them as `--port`/`--admin-port`, which scripts/serve passes on; the commands get the
 /// numbers replaced).
-@Suite("The README's first ten minutes", .serialized)
+@Suite("The README's first ten minutes", .ownThread, .serialized)
 struct ReadmeWalkthroughTests {
     /// What each README command must do, in the README's order. A command in the second terminal
     /// must exit 0 and print the fact (standard output); `.silent` ones print nothing at all.

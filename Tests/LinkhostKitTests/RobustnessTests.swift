@@ -6,9 +6,9 @@ import TestSupport
 import Testing
 
 /// The real binary under abuse: stalled connections, oversized heads, a flood of malformed
-/// requests, SIGKILL mid-write, and 100,000 requests from a load tool. Bounded in count and time,
-/// loopback only.
-@Suite("Robustness", .serialized)
+/// requests, SIGKILL mid-write, and requests from a load tool. Bounded in count and time, loopback
+/// only. The soaks of hundreds of thousands of requests are in `SoakBench` (`bash bench/test-runs`).
+@Suite("Robustness", .ownThread, .serialized)
 struct RobustnessTests {
     /// A `linkhost serve` on a free loopback port with its own log database.
     final class Server: Sendable {
@@ -34,15 +34,12 @@ struct RobustnessTests {
         }
 
         func health() throws -> JSONValue {
-            try JSONParser().parse(try RawHTTPClient(port: port, timeoutSeconds: 2).request("GET", "/healthz").body)
+            try JSONParser().parse(try RawHTTPClient(port: port, timeoutSeconds: 30).request("GET", "/healthz").body)
         }
 
         /// Waits until the log writer has written everything queued (RSS is compared at rest).
         func waitForLogToCatchUp() throws {
-            for _ in 0..<600 {
-                if try health()["log"]?["pending"] == 0 { return }
-                usleep(100_000)
-            }
+            try waitUntil { try health()["log"]?["pending"] == 0 }
         }
 
         func stop() -> Int32? {
@@ -67,9 +64,11 @@ struct RobustnessTests {
         }
         let held = try server.health()["http"]?["openConnections"]?.numberValue?.intValue ?? 0
         #expect(held >= 1000, "the server holds \(held) connections")
-        // Normal clients, each giving up after one second, are all served.
+        // Normal clients are all served, each well before the stalled connections time out (15 s):
+        // one that had to wait for them would give up first (a loaded machine may take a moment
+        // to answer, so the clients wait ten seconds, not one).
         for index in 0..<20 {
-            let client = try RawHTTPClient(port: server.port, timeoutSeconds: 1)
+            let client = try RawHTTPClient(port: server.port, timeoutSeconds: 10)
             let response = try client.request("GET", index % 2 == 0 ? "/.well-known/apple-app-site-association" : "/joingroup?code=ABC123", host: "rowhni.com")
             #expect(response.status == 200)
         }
@@ -90,27 +89,20 @@ struct RobustnessTests {
         #expect(try RawHTTPClient(port: server.port).request("GET", "/.well-known/apple-app-site-association", host: "rowhni.com").status == 200)
     }
 
-    @Test func aHundredThousandMalformedRequestsNeitherCrashNorGrowTheServer() throws {
+    /// A few thousand fuzzed requests through the socket: the server never crashes, answers most
+    /// of them (junk may get no answer at all), still reports its health, and loses no log row.
+    /// Whether memory stays flat over 200,000 is a soak, not a unit test: minutes of processor
+    /// time on a 2-core machine, so it runs in `SoakBench` (`bash bench/test-runs`).
+    @Test func thousandsOfMalformedRequestsNeverCrashTheServer() throws {
         let folder = try TemporaryDirectory()
         let server = try Server(database: folder.path + "/log.sqlite")
-        let port = server.port
         let sent = SharedCounter()
         let answered = SharedCounter()
-        // A first round of 100,000 reaches everything that grows once and stays (thread stacks, malloc
-        // arenas, SQLite's page cache, the log queue's buffer at its high-water mark); a second round
-        // of the same must not grow the server: memory that kept growing would be a leak.
-        Self.fuzz(port: port, threads: 4, perThread: 25_000, seed: 1, sent: sent, answered: answered)
+        Self.fuzz(port: server.port, threads: 4, perThread: 1_500, seed: 1, sent: sent, answered: answered)
+        #expect(sent.value == 6_000)
         try server.waitForLogToCatchUp()
-        let before = server.residentKilobytes
-        Self.fuzz(port: port, threads: 4, perThread: 25_000, seed: 2, sent: sent, answered: answered)
-        #expect(sent.value >= 200_000)
-        try server.waitForLogToCatchUp()
-        let health = try server.health()
-        #expect(health["status"] != nil)
-        let after = server.residentKilobytes
-        print("fuzzer: \(sent.value) requests sent, \(answered.value) answered; RSS after a first 100,000 \(before) kB, after 100,000 more \(after) kB")
-        #expect(answered.value > 150_000)
-        #expect(after - before < 16 * 1024, "RSS grew from \(before) kB to \(after) kB")
+        #expect(try server.health()["status"] != nil)
+        #expect(answered.value > sent.value * 3 / 4, "\(answered.value) of \(sent.value) answered")
         #expect(server.stop() == 0)
         #expect(server.child.standardOutput.contains("0 dropped, 0 not written"))
     }
@@ -176,20 +168,27 @@ struct RobustnessTests {
         #expect(try LogReader(databasePath: database).count(LogFilter(utmSource: "kill")) == committed + 10)
     }
 
-    /// Issue 4's acceptance: 100,000 requests from a load tool (ApacheBench), then SIGTERM.
-    @Test func aHundredThousandRequestsFromALoadToolAreAllInTheLog() throws {
+    /// Requests from a load tool (ApacheBench, keep-alive, 32 at once), then SIGTERM: every
+    /// answer is a row, and the secret code is nowhere on disk. Issue 4's acceptance run of 100,000
+    /// is in `SoakBench`; 10,000 show the same in a few seconds.
+    @Test func requestsFromALoadToolAreAllInTheLog() throws {
+        try Self.loadToolRun(requests: 10_000)
+    }
+
+    /// `requests` requests from ab to a fresh server, then the checks of the log.
+    static func loadToolRun(requests: Int) throws {
         let folder = try TemporaryDirectory()
         let server = try Server(database: folder.path + "/log.sqlite")
         let bench = try ChildProcess.run(
             "ab",
             [
-                "-q", "-n", "100000", "-c", "32", "-k", "-H", "Host: rowhni.com",
+                "-q", "-n", "\(requests)", "-c", "32", "-k", "-H", "Host: rowhni.com",
                 "http://127.0.0.1:\(server.port)/addfriend?code=ABSECRET1&utm_source=X&utm_campaign=load",
             ], timeoutSeconds: 600)
         #expect(bench.status == 0, "\(bench.error)")
         let complete = Int(bench.output.split(separator: "\n").first { $0.hasPrefix("Complete requests:") }?.split(separator: " ").last ?? "") ?? -1
         let failed = Int(bench.output.split(separator: "\n").first { $0.hasPrefix("Failed requests:") }?.split(separator: " ").last ?? "") ?? -1
-        #expect(complete == 100_000)
+        #expect(complete == requests)
         #expect(failed == 0)
         #expect(server.stop() == 0)
         let stats = try ChildProcess.run(ProjectPaths.linkhostBinary, ["stats", "--by", "kind", "--format", "json", "--db", server.database])
@@ -198,8 +197,9 @@ struct RobustnessTests {
         let sample = try ChildProcess.run(
             ProjectPaths.linkhostBinary, ["log", "--format", "json", "--utm-source", "X", "--limit", "1", "--db", server.database])
         #expect(try JSONParser().parse(sample.output).arrayElements?.first?["utm_source"] == "X")
-        let grep = try ChildProcess.run("grep", ["-rc", "ABSECRET1", folder.path])
-        #expect(!grep.output.split(separator: "\n").contains { !$0.hasSuffix(":0") }, "\(grep.output)")
+        #expect(try folder.filesContaining("ABSECRET1") == [])
+        let rate = bench.output.split(separator: "\n").first { $0.hasPrefix("Requests per second:") }.map(String.init) ?? ""
+        print("ab: \(complete) requests, \(rate)")
     }
 }
 

@@ -60,13 +60,9 @@ struct ServeReloadTests {
             return await OwnThread.run { self.child.waitForExit(timeoutSeconds: 60) }
         }
 
-        /// Waits (a pause at a time) until the server's log contains `text`.
-        func waitForLog(_ text: String) async throws -> Bool {
-            for _ in 0..<600 {
-                if child.standardError.contains(text) { return true }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            return false
+        /// Waits until the server's log contains `text`.
+        func waitForLog(_ text: String) async -> Bool {
+            await waitUntil { child.standardError.contains(text) }
         }
     }
 
@@ -93,25 +89,26 @@ struct ServeReloadTests {
         var requests = 0
     }
 
-    /// Two seconds into wrk's run: writes the edited config, runs `linkhost reload`, polls the AASA
-    /// file until it changes, then asks for the new rule's page.
+    /// Once wrk's load is on (the server has sent 2,000 responses): writes the edited config, runs
+    /// `linkhost reload`, polls the AASA file until it changes, then asks for the new rule's page.
     static func reloadUnderLoad(server: Served, config: EditableConfig, wrk: ChildProcess, oldTag: String?) throws -> ReloadUnderLoad {
         var result = ReloadUnderLoad()
-        usleep(2_000_000)
+        try waitUntil {
+            result.requests += 1
+            return try server.health()["http"]?["responsesSent"]?.numberValue?.intValue ?? 0 >= 2_000 || !wrk.isRunning
+        }
         try config.write()
         result.command = try ChildProcess.run(ProjectPaths.linkhostBinary, ["reload", "--config", config.file])
         result.wrkWasRunning = wrk.isRunning
         let signalled = ContinuousClock.now
         let probe = try RawHTTPClient(port: server.port, timeoutSeconds: 30)
-        while ContinuousClock.now - signalled < .seconds(60) {
+        try waitUntil {
             let response = try probe.request("GET", aasaPath, host: "rowhni.com")
             result.requests += 1
-            if response.text.contains("\"/\": \"/joinevent\"") {
-                result.changedAfter = ContinuousClock.now - signalled
-                result.tagChanged = response.header("ETag") != oldTag
-                break
-            }
-            usleep(10_000)
+            guard response.text.contains("\"/\": \"/joinevent\"") else { return false }
+            result.changedAfter = ContinuousClock.now - signalled
+            result.tagChanged = response.header("ETag") != oldTag
+            return true
         }
         result.pageStatus = try probe.request("GET", "/joinevent?code=TEST123", host: "rowhni.com").status
         result.requests += 1
@@ -144,9 +141,11 @@ struct ServeReloadTests {
               return wrk.format("GET", paths[(count % 2) + 1])
             end
             """)
+        // wrk runs until the reload has been seen (then SIGINT stops it and it prints what it
+        // read); its 60 s are only a bound.
         let connections = 16
         let wrk = try ChildProcess(
-            "wrk", ["-t2", "-c\(connections)", "-d10s", "-s", script, "-H", "Host: rowhni.com", "http://127.0.0.1:\(server.port)/"])
+            "wrk", ["-t2", "-c\(connections)", "-d60s", "-s", script, "-H", "Host: rowhni.com", "http://127.0.0.1:\(server.port)/"])
         config.addRule(EditableConfig.joinEventRule())
         let edited = config
         let oldTag = before.header("ETag")
@@ -165,6 +164,7 @@ struct ServeReloadTests {
         print("ServeReloadTests: the AASA file changed \(milliseconds) ms after SIGHUP, under wrk's load (\(reload.requests - 1) polls)")
         #expect(seen < .seconds(30))
         #expect(reload.pageStatus == 200)
+        wrk.send(signal: SIGINT)
 
         let wrkStatus = await OwnThread.run { wrk.waitForExit(timeoutSeconds: 120) }
         #expect(wrkStatus == 0, "\(wrk.standardError)")
@@ -191,7 +191,7 @@ struct ServeReloadTests {
         let sentResponses = numbers.first ?? -1
         #expect(rows == sentResponses, "\(summary)")
         #expect(numbers.dropFirst().first == rows)
-        // wrk counts only the answers it read before its time was up; one more per connection may
+        // wrk counts only the answers it read before it stopped; one more per connection may
         // have been answered (and logged) as it stopped.
         #expect(rows >= answered + requestsOfOurs)
         #expect(rows <= answered + requestsOfOurs + connections)
@@ -212,13 +212,11 @@ struct ServeReloadTests {
         try config.write()
         server.child.send(signal: SIGHUP)
         var refused: JSONValue?
-        for _ in 0..<600 {
+        try await waitUntil {
             let health = try server.health()
-            if health["reload"]?["refused"] == 1 {
-                refused = health
-                break
-            }
-            try await Task.sleep(for: .milliseconds(50))
+            guard health["reload"]?["refused"] == 1 else { return false }
+            refused = health
+            return true
         }
         let health = try #require(refused, "the reload was never reported")
         #expect(health["status"] == "degraded")
@@ -244,7 +242,7 @@ struct ServeReloadTests {
         config.set("log.retentionDays", to: 7)
         try config.write()
         #expect(try await Self.reload(["--pid-file", server.pidFile]).status == 0)
-        #expect(try await server.waitForLog("reloaded \(config.file)"))
+        #expect(await server.waitForLog("reloaded \(config.file)"))
         #expect(try RawHTTPClient(port: server.port).request("GET", "/healthz").status == 200, "still on the old port")
         #expect(await server.stop() == 0)
         let log = server.child.standardError
@@ -270,15 +268,14 @@ struct ServeReloadTests {
         #expect(staleRun.status == 1)
         #expect(staleRun.error.contains("which is not running: the pid file is stale"), "\(staleRun.error)")
 
-        // The id now belongs to another program: it must not get the signal.
-        let other = try ChildProcess("sleep", ["60"])
+        // The id now belongs to another program: it must not get the signal (SIGHUP would end it).
+        let other = try ChildProcess("tail", ["-f", "/dev/null"])
         defer { other.send(signal: SIGKILL) }
         let reused = try folder.write("reused.pid", "\(other.processIdentifier)\n")
         let reusedRun = try await Self.reload(["--pid-file", reused])
         #expect(reusedRun.status == 1)
-        #expect(reusedRun.error.contains("which is \"sleep\", not linkhost"), "\(reusedRun.error)")
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(other.isRunning, "sleep was not sent SIGHUP")
+        #expect(reusedRun.error.contains("which is \"tail\", not linkhost"), "\(reusedRun.error)")
+        #expect(await neverHappens(withinSeconds: 0.5) { !other.isRunning }, "tail was sent SIGHUP")
 
         // No pid file configured and no server running with this config: said, with the file.
         let config = try folder.write("config.json", #"{"sites": []}"#)
@@ -305,7 +302,7 @@ struct ServeReloadTests {
         }
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("sent SIGHUP to linkhost (pid \(served.child.processIdentifier))"), "\(result.output)")
-        #expect(try await served.waitForLog("reloaded"))
+        #expect(await served.waitForLog("reloaded"))
         #expect(await served.stop() == 0)
     }
 
@@ -330,7 +327,7 @@ struct ServeReloadTests {
         #expect(await OwnThread.run { third.waitForOutput(containing: "listening on http://") })
         #expect(try String(contentsOfFile: flagged, encoding: .utf8) == "\(third.processIdentifier)\n")
         #expect(try await Self.reload(["--pid-file", flagged]).status == 0)
-        for _ in 0..<600 where !third.standardError.contains("reloaded") { try await Task.sleep(for: .milliseconds(50)) }
+        await waitUntil { third.standardError.contains("reloaded") }
         third.send(signal: SIGTERM)
         #expect(await OwnThread.run { third.waitForExit(timeoutSeconds: 60) } == 0)
         #expect(!FileManager.default.fileExists(atPath: flagged))

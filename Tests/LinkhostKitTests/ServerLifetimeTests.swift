@@ -7,7 +7,7 @@ import Testing
 
 /// A stopped server is freed: nothing inside it (listeners, responder, health report, hit log)
 /// keeps the others alive in a cycle.
-@Suite("Server lifetime")
+@Suite("Server lifetime", .ownThread)
 struct ServerLifetimeTests {
     @Test(arguments: [false, true])
     func aStoppedServerIsDeallocated(withLog: Bool) throws {

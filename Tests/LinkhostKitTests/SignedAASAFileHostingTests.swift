@@ -9,7 +9,7 @@ import Testing
 /// A site's `aasa.file` in a CMS (PKCS #7) signature, as iOS 8 wanted it, is read as `check` and
 /// `match` read one: the server answers with the JSON inside it, over real HTTP, and warns at start
 /// that signing is obsolete (AASA040). Files are signed with OpenSSL in a temporary folder.
-@Suite("Signed aasa.file in a config")
+@Suite("Signed aasa.file in a config", .ownThread)
 struct SignedAASAFileHostingTests {
     static let json = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/x/?*"}]}]}}"#
 
@@ -57,10 +57,9 @@ struct SignedAASAFileHostingTests {
 
         let log = CapturedLog()
         let server = try LinkhostServer(configuration: configuration, logger: Logger(label: "linkhost.test") { _ in log })
-        try server.start()
         defer { server.stop() }
         for aasaPath in AASAHostingTests.aasaPaths {
-            let response = try RawHTTPClient(port: server.port).request("GET", aasaPath, host: "example.com", headers: [("User-Agent", "AASA-Bot/1.0.0")])
+            let response = try server.inProcess.request("GET", aasaPath, host: "example.com", headers: [("User-Agent", "AASA-Bot/1.0.0")])
             expectServedExactly(response, Array(Self.json.utf8))
         }
         let warnings = log.lines.filter { $0.level == .warning }.map(\.message)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import LinkhostKit
 
-@Suite("Static files")
+@Suite("Static files", .ownThread)
 struct StaticFileTests {
     let shared: SharedServer
 
@@ -29,7 +29,21 @@ struct StaticFileTests {
         let again = try shared.get(path, host: "rowhni.com", headers: [("If-None-Match", tag)])
         #expect(again.status == 304)
         #expect(again.body.isEmpty)
-        #expect(again.headerValues("Content-Length").allSatisfy { $0 == "\(response.body.count)" })
+    }
+
+    /// What the HTTP layer sends with a 304: no body, and a Content-Length only of the 200's length
+    /// (RFC 9110, section 8.6).
+    @Test func a304OnTheWireCarriesOnlyThe200sLength() throws {
+        let listening = try SharedServer(listening: true)
+        let client = try RawHTTPClient(port: listening.port)
+        for path in ["/static/linkhost.css", "/static/linkhost.js", "/static/og/rowhni.png", "/static/icon.png", "/robots.txt"] {
+            let response = try client.request("GET", path, host: "rowhni.com")
+            let tag = try #require(response.header("ETag"))
+            let again = try client.request("GET", path, host: "rowhni.com", headers: [("If-None-Match", tag)])
+            #expect(again.status == 304, "\(path)")
+            #expect(again.body.isEmpty)
+            #expect(again.headerValues("Content-Length").allSatisfy { $0 == "\(response.body.count)" }, "\(path)")
+        }
     }
 
     @Test(arguments: [
@@ -38,9 +52,7 @@ struct StaticFileTests {
         "/static/linkhost.css%00.png", "/static/LINKHOST.CSS", "/static/og", "/static/%2E%2E/Package.swift",
     ])
     func pathsOutsideTheFolderOrNotFilesAre404(path: String) throws {
-        let client = try RawHTTPClient(port: shared.port)
-        try client.send("GET \(path) HTTP/1.1\r\nHost: rowhni.com\r\n\r\n")
-        let response = try client.readResponse()
+        let response = try shared.get(path, host: "rowhni.com")
         #expect(response.status == 404, "\(path)")
         #expect(!response.text.contains("\"sites\""))
         #expect(!response.text.contains("root:"))

@@ -5,19 +5,27 @@ import TestSupport
 import Testing
 
 /// HTTPS served by linkhost itself, with a certificate from `linkhost dev-cert`, checked with curl.
-@Suite("HTTPS and device-testing certificates", .serialized)
+@Suite("HTTPS and device-testing certificates", .ownThread, .serialized)
 struct TLSTests {
     let folder: TemporaryDirectory
 
-    init() throws {
-        folder = try TemporaryDirectory()
+    /// One CA and host certificate from `linkhost dev-cert` for the whole suite (the suite's tests
+    /// run one at a time; the one that makes more certificates puts them beside these).
+    static let certificates: Result<TemporaryDirectory, any Error> = Result {
+        let folder = try TemporaryDirectory()
         let made = try ChildProcess.run(
             ProjectPaths.linkhostBinary,
             ["dev-cert", "--host", "rowhni.com", "--host", "forums.somethingawful.com", "--host", "127.0.0.1", "--out", folder.path])
-        guard made.status == 0 else {
-            Issue.record("dev-cert failed: \(made.error)")
-            throw CancellationError()
-        }
+        guard made.status == 0 else { throw CertificateFailure(description: "dev-cert failed: \(made.error)") }
+        return folder
+    }
+
+    struct CertificateFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init() throws {
+        folder = try Self.certificates.get()
     }
 
     private var ca: String { folder.path + "/linkhost-dev-ca.pem" }
@@ -25,12 +33,14 @@ struct TLSTests {
     /// The shipped config with HTTPS on a free port, from the certificate `dev-cert` made.
     private func configuration(
         plainHTTP: TLSSettings.PlainHTTP = .redirect, unknownHost: UnknownHostPolicy = .notFound, key: String = "rowhni.com-key.pem",
-        editing: (JSONValue) -> JSONValue = { $0 }
+        priorities: String? = nil, editing: (JSONValue) -> JSONValue = { $0 }
     ) throws -> LinkhostConfiguration {
-        let tls: JSONValue = .object([
+        var members = [
             JSONMember("certificate", .string(folder.path + "/rowhni.com.pem")), JSONMember("key", .string(folder.path + "/" + key)),
             JSONMember("port", 0), JSONMember("http", .string(plainHTTP.rawValue)),
-        ])
+        ]
+        if let priorities { members.append(JSONMember("priorities", .string(priorities))) }
+        let tls: JSONValue = .object(members)
         return try shippedConfiguration(unknownHost: unknownHost, settings: ["server.tls": tls], editing: editing)
     }
 
@@ -38,7 +48,14 @@ struct TLSTests {
         try ChildProcess.run("curl", ["-s", "--max-time", "10"] + arguments)
     }
 
+    /// In a folder of its own, so the listing holds exactly what one run made.
     @Test func devCertMakesACAAndAHostCertificateThatVerify() throws {
+        let folder = try TemporaryDirectory()
+        let ca = folder.path + "/linkhost-dev-ca.pem"
+        let made = try ChildProcess.run(
+            ProjectPaths.linkhostBinary,
+            ["dev-cert", "--host", "rowhni.com", "--host", "forums.somethingawful.com", "--host", "127.0.0.1", "--out", folder.path])
+        #expect(made.status == 0, "\(made.error)")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(files == ["linkhost-dev-ca-key.pem", "linkhost-dev-ca.crt", "linkhost-dev-ca.pem", "rowhni.com-key.pem", "rowhni.com.pem"])
         for key in ["linkhost-dev-ca-key.pem", "rowhni.com-key.pem"] {
@@ -123,6 +140,52 @@ struct TLSTests {
         defer { off.stop() }
         #expect(off.port == 0)
         #expect(off.tlsPort > 0)
+    }
+
+    /// What a handshake with `openssl s_client` and `arguments` agreed on: "TLSv1.2 ECDHE-…" or
+    /// `nil` when the server refused it.
+    private func handshake(port: Int, _ arguments: [String]) throws -> String? {
+        let result = try ChildProcess.run(
+            "openssl", ["s_client", "-connect", "127.0.0.1:\(port)", "-servername", "rowhni.com", "-CAfile", ca] + arguments, timeoutSeconds: 20)
+        let line = result.output.split(separator: "\n").first { $0.hasPrefix("New, ") }.map(String.init) ?? ""
+        // "New, TLSv1.2, Cipher is ECDHE-ECDSA-AES128-GCM-SHA256", or "New, (NONE), Cipher is (NONE)".
+        guard !line.contains("(NONE)"), let comma = line.firstIndex(of: ",") else { return nil }
+        return line[line.index(after: comma)...].replacingOccurrences(of: ", Cipher is", with: "").trimmingCharacters(in: .whitespaces)
+    }
+
+    /// An intermediate profile: TLS 1.2 and 1.3, AEAD suites with forward secrecy only, in the
+    /// server's order (the dev certificate's key is ECDSA, so the suites are ECDHE-ECDSA ones).
+    @Test func offersOnlyAEADSuitesWithForwardSecrecyInTheServersOrder() throws {
+        let server = try startedServer(try configuration())
+        defer { server.stop() }
+        let port = server.tlsPort
+        #expect(try handshake(port: port, ["-tls1_3"]) == "TLSv1.3 TLS_AES_128_GCM_SHA256")
+        #expect(try handshake(port: port, ["-tls1_2", "-cipher", "ECDHE-ECDSA-AES256-GCM-SHA384"]) == "TLSv1.2 ECDHE-ECDSA-AES256-GCM-SHA384")
+        #expect(try handshake(port: port, ["-tls1_2", "-cipher", "ECDHE-ECDSA-CHACHA20-POLY1305"]) == "TLSv1.2 ECDHE-ECDSA-CHACHA20-POLY1305")
+        // CBC suites, with or without SHA-2, and old versions: refused.
+        #expect(try handshake(port: port, ["-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-SHA"]) == nil)
+        #expect(try handshake(port: port, ["-tls1_2", "-cipher", "ECDHE-ECDSA-AES256-SHA384"]) == nil)
+        #expect(try handshake(port: port, ["-tls1_1"]) == nil)
+        // The client prefers ChaCha20; the server's order puts AES-GCM first, and wins.
+        #expect(
+            try handshake(port: port, ["-tls1_2", "-cipher", "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-ECDSA-AES128-GCM-SHA256"])
+                == "TLSv1.2 ECDHE-ECDSA-AES128-GCM-SHA256")
+    }
+
+    @Test func thePrioritiesAreASetting() throws {
+        let only13 = try configuration(priorities: "NORMAL:-VERS-ALL:+VERS-TLS1.3")
+        let server = try startedServer(only13)
+        defer { server.stop() }
+        #expect(try handshake(port: server.tlsPort, ["-tls1_2"]) == nil)
+        #expect(try handshake(port: server.tlsPort, ["-tls1_3"]) != nil)
+        // A string GnuTLS refuses is a start error that names it.
+        let bogus = try configuration(priorities: "NORMAL:+NO-SUCH-THING")
+        let refused = try LinkhostServer(configuration: bogus)
+        #expect {
+            try refused.start()
+        } throws: { error in
+            "\(error)".contains("priority string")
+        }
     }
 
     @Test func aKeyThatDoesNotMatchIsAClearStartError() throws {

@@ -17,13 +17,13 @@ struct TemplateOverrideTests {
             <!DOCTYPE html><html lang="{{lang}}"><body><h1>Custom: {{heading}}</h1>{{#open}}<a id="open-app" href="{{url}}">{{label}}</a>{{/open}}</body></html>
             """)
         let configuration = try shippedConfiguration(settings: ["server.publicDirectory": .string(folder.path + "/Public")])
-        let server = try startedServer(configuration)
+        let server = try LinkhostServer(configuration: configuration)
         defer { server.stop() }
-        let rowhni = try RawHTTPClient(port: server.port).request("GET", "/addfriend?code=%22TEST123", host: "rowhni.com", headers: [("Accept-Language", "en")])
+        let rowhni = try server.inProcess.request("GET", "/addfriend?code=%22TEST123", host: "rowhni.com", headers: [("Accept-Language", "en")])
         #expect(HTMLProbe(rowhni.text).text(ofFirst: "h1") == "Custom: Broken invite link")
-        let invite = try RawHTTPClient(port: server.port).request("GET", "/addfriend?code=TEST123", host: "rowhni.com")
+        let invite = try server.inProcess.request("GET", "/addfriend?code=TEST123", host: "rowhni.com")
         #expect(HTMLProbe(invite.text).attribute("href", ofElementWithID: "open-app") == "rowhni://addfriend?code=TEST123")
-        let forums = try RawHTTPClient(port: server.port).request("GET", "/showthread.php?threadid=456", host: "forums.somethingawful.com")
+        let forums = try server.inProcess.request("GET", "/showthread.php?threadid=456", host: "forums.somethingawful.com")
         #expect(HTMLProbe(forums.text).text(ofFirst: "h1") == "Thread 456")
         #expect(!forums.text.contains("Custom:"))
     }

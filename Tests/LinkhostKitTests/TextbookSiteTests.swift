@@ -16,13 +16,11 @@ struct TextbookSiteTests {
         // The fixture turns the hit log off: nothing is written next to it.
         let configuration = try ConfigurationLoader.load(path: ProjectPaths.root + "/Tests/Fixtures/textbook.json", overrides: overrides)
         #expect(!configuration.log.enabled)
-        server = try startedServer(configuration)
+        server = try LinkhostServer(configuration: configuration)
     }
 
     private func get(_ target: String, _ host: String) throws -> RawHTTPClient.Response {
-        let client = try RawHTTPClient(port: server.port)
-        try client.send("GET \(target) HTTP/1.1\r\nHost: \(host)\r\n\r\n")
-        return try client.readResponse()
+        try server.inProcess.request("GET", target, host: host)
     }
 
     @Test(arguments: [

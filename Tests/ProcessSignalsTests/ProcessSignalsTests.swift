@@ -1,6 +1,7 @@
 import Foundation
 import ProcessSignals
 import Synchronization
+import TestSupport
 import Testing
 
 /// The handlers `serve` stops and reloads with, tested in this process with SIGUSR1/SIGUSR2 (never
@@ -41,16 +42,7 @@ struct ProcessSignalsTests {
         let (result, disposition) = try #require(installed.withLock { $0 })
         let caught = try result.get()
         #expect(disposition != Int(bitPattern: 0) && disposition != 1, "SIG_DFL is 0 and SIG_IGN is 1: neither catches the signal")
-        let received = await withTaskGroup(of: Int32?.self) { group in
-            group.addTask { await caught.wait() }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(30))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        let received = await firstResult { await caught.wait() }
         #expect(received == SIGUSR1)
         // A signal that came before `wait()` is kept, and later ones do not change it.
         Self.onUnblockedThread { raise(SIGUSR1) }

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// QR codes made by libqrencode, drawn by our SVG, PNG and terminal writers, read back by ZBar.
-@Suite("QR codes", .enabled(if: !QRScanner.mayBeSkipped, "zbarimg is not installed (apt-get install zbar-tools)"))
+@Suite("QR codes", .ownThread, .enabled(if: !QRScanner.mayBeSkipped, "zbarimg is not installed (apt-get install zbar-tools)"))
 struct QRCodeTests {
     static let texts = [
         "https://rowhni.com/addfriend?code=ABC123&from=qrcode",

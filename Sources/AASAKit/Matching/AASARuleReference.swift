@@ -17,3 +17,11 @@ public struct AASARuleReference: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { jsonPath.description }
 }
+
+/// Which list a rule index points into.
+public enum AASARuleKind: String, Sendable, Hashable {
+    /// `details[i].components[j]`
+    case component
+    /// `details[i].paths[j]` (legacy)
+    case legacyPath
+}

@@ -30,8 +30,15 @@ public enum IDNA {
     /// The host in lower case with every label in ASCII (`xn--` for non-ASCII ones); a trailing dot
     /// is kept. Throws when a label is empty, too long or not a valid IDNA 2008 label.
     public static func asciiHost(_ host: String) throws(IDNAError) -> String {
-        // IPv6 literals (the brackets already removed) and IPv4 addresses are not names.
-        if host.contains(":") || isIPv4(host) { return host.lowercased() }
+        // IPv6 literals (the brackets already removed) and IPv4 addresses are not names. A colon
+        // makes an IPv6 literal only with nothing but hex digits, colons and dots around it.
+        if host.contains(":") {
+            guard host.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit || $0 == ":" || $0 == "." }) else {
+                throw IDNAError(host: host, reason: "it has a ':' but is not an IPv6 address")
+            }
+            return host.lowercased()
+        }
+        if isIPv4(host) { return host.lowercased() }
         let normalized = host.lowercased().precomposedStringWithCanonicalMapping
         var labels = normalized.split(omittingEmptySubsequences: false) { $0 == "." || $0 == "\u{3002}" || $0 == "\u{FF0E}" || $0 == "\u{FF61}" }
         let trailingDot = labels.count > 1 && labels.last?.isEmpty == true

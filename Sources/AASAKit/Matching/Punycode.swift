@@ -2,7 +2,7 @@
 /// and hyphens a DNS name can hold, as IDNA's `xn--` labels do. Written from the RFC's pseudocode
 /// (sections 6.1–6.3) with its parameters; every step is checked for overflow against a 32-bit
 /// maximum, as the RFC asks, so hostile input fails instead of trapping.
-enum Punycode {
+package enum Punycode {
     private static let base = 36
     private static let tMin = 1
     private static let tMax = 26
@@ -14,7 +14,7 @@ enum Punycode {
 
     /// The Punycode text of `input` (without `xn--`), or `nil` when a count would overflow.
     /// Basic (ASCII) code points are copied as they are; digits are written in lower case.
-    static func encode(_ input: [Unicode.Scalar]) -> String? {
+    package static func encode(_ input: [Unicode.Scalar]) -> String? {
         var output: [Unicode.Scalar] = input.filter(\.isASCII)
         let basicCount = output.count
         var handled = basicCount
@@ -58,7 +58,7 @@ enum Punycode {
     /// The code points `text` (without `xn--`) stands for, or `nil` when it is not valid Punycode:
     /// a non-basic character before the last hyphen, a character that is no digit, a count that
     /// overflows, a result that is no Unicode scalar, or input that ends inside a number.
-    static func decode(_ text: String) -> [Unicode.Scalar]? {
+    package static func decode(_ text: String) -> [Unicode.Scalar]? {
         let input = Array(text.unicodeScalars)
         guard input.allSatisfy(\.isASCII) else { return nil }
         let delimiter = input.lastIndex(of: "-") ?? 0

@@ -18,8 +18,8 @@ public enum ClientClassifier {
     }
 
     /// One line of the table: a class and the lower-case markers that identify it.
-    struct Rule: Sendable {
-        enum Needs: Sendable {
+    package struct Rule: Sendable {
+        package enum Needs: Sendable {
             /// Any one marker is enough.
             case any
             /// Every marker must be present.
@@ -28,9 +28,9 @@ public enum ClientClassifier {
             case prefix
         }
 
-        let clientClass: ClientClass
-        let needs: Needs
-        let markers: [[UInt8]]
+        package let clientClass: ClientClass
+        package let needs: Needs
+        package let markers: [[UInt8]]
 
         init(_ clientClass: ClientClass, _ needs: Needs, _ markers: [String]) {
             self.clientClass = clientClass
@@ -47,7 +47,7 @@ public enum ClientClassifier {
         }
     }
 
-    static let rules: [Rule] = [
+    package static let rules: [Rule] = [
         Rule(.aasaBot, .any, ["aasa-bot"]),
         // Apple Messages' preview fetcher sends "… facebookexternalhit/1.1 Facebot Twitterbot/1.0".
         Rule(

@@ -48,7 +48,7 @@ public final class LogReader {
         }
         var arguments = SQLArguments(dialect: connection.dialect)
         let clauses = SQLCondition.clauses(of: filter, into: &arguments)
-        var sql = "SELECT \(HitTable.selectColumns) FROM hits\(SQLCondition.whereClause(clauses)) ORDER BY ts_ms DESC, id DESC"
+        var sql = "SELECT \(HitTable.rowSelectList) FROM hits\(SQLCondition.whereClause(clauses)) ORDER BY ts_ms DESC, id DESC"
         if let limit = filter.limit { sql += " LIMIT \(arguments.add(.integer(Int64(limit))))" }
         var rows: [LogRow] = []
         try connection.query(sql, arguments.values) { rows.append(LogRow($0)) }

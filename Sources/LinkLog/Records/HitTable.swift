@@ -1,17 +1,108 @@
-/// The hits table's columns, as every backend names them: the order the writer inserts them in and
-/// the order the reader selects them in (`LogRow`). The tables themselves are made by each backend's
-/// migrations, in its own types.
+/// The hits table, declared once: each column with the `LogRecord` field it holds (whose Swift type
+/// gives its SQL type), the schema version that added it and how a listing shows it, then the
+/// indexes. Everything else about the table is derived from this: the schema of a new database
+/// (`SQLiteLogSchema`, `PostgreSQLLogSchema`), the writer's insert and the spool's columns
+/// (`LogRecord.columnValues`), reading rows back (`LogRow`), the columns a listing offers
+/// (`HitColumn`), capping texts (`LogRecord.capText`) and the query parameters kept in columns of
+/// their own (`LogRecord.takeParameters`).
+///
+/// Adding a column is one line here, with the next schema version, plus a migration in each engine's
+/// schema that adds it to the databases already out there. The line's place is where listings show
+/// the column; in the table itself columns stand in the order they were added, as migrations leave
+/// them. Published versions never change: a column's line keeps the version that added it.
 package enum HitTable {
-    /// The columns a record fills, in the order of `LogRecord.columnValues`.
-    package static let insertColumns = [
-        "ts_ms", "site", "host", "method", "path", "kind", "rule", "status", "duration_us",
-        "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "params",
-        "referrer", "user_agent", "client_class", "client_addr", "event", "secret",
+    /// The columns, in the order listings show them.
+    package static let columns: [Column] = [
+        Column(rowID: "id", listing: .shown(.never)),
+        Column("ts_ms", \.timestampMilliseconds, listing: .timestamp(readableAs: "time")),
+        Column("site", \.siteID, listing: .shown(.last)),
+        Column("host", \.host, listing: .shown(.late)),
+        Column("method", \.method, listing: .shown(.last)),
+        Column("path", \.path, listing: .shown(.normal)),
+        Column("kind", \.kind, listing: .shown(.last)),
+        Column("rule", \.rule, listing: .shown(.late)),
+        Column("status", \.status, listing: .shown(.never)),
+        Column("duration_us", \.durationMicroseconds, listing: .shown(.never)),
+        Column("utm_source", \.utmSource, listing: .shown(.normal), fromQuery: true),
+        Column("utm_medium", \.utmMedium, listing: .shown(.normal), fromQuery: true),
+        Column("utm_campaign", \.utmCampaign, listing: .shown(.normal), fromQuery: true),
+        Column("utm_term", \.utmTerm, listing: .shown(.normal), fromQuery: true),
+        Column("utm_content", \.utmContent, listing: .shown(.normal), fromQuery: true),
+        Column("params", \.trackedParameters, since: 2, listing: .shown(.first)),
+        Column("referrer", \.referrer, listing: .shown(.first)),
+        Column("user_agent", \.userAgent, listing: .shown(.first)),
+        Column("client_class", \.clientClass, since: 2, listing: .shown(.last)),
+        Column("client_addr", \.clientAddress, listing: .shown(.normal)),
+        Column("event", \.event, since: 4, listing: .shown(.last)),
+        // There for the funnel's pairing, not for reading: listed only when asked for by name.
+        Column("secret", \.secretToken, since: 4, listing: .onRequest(.normal)),
+        Column(keptByWriter: "view_id", .bigInteger, since: 6),
     ]
 
-    /// The columns the reader selects, in `LogRow` order: the id, then the inserted ones.
-    package static let selectColumns = (["id"] + insertColumns).joined(separator: ", ")
+    /// The indexes. They span columns and most hold only some rows, so they are declared beside the
+    /// columns rather than as a mark on one: the time index serves time ranges (the cut hours at the
+    /// ends of a statistic's range, listings); the secret index the funnel's pairing by code; the
+    /// two of app opens alone the pairing's lookups from a view (`OpenCrediting`), and `hits_view`
+    /// the opens credited to a view. Rows without a value stay out of an index that never looks
+    /// them up: every index a row enters costs the writer about as much as the row itself.
+    package static let indexes: [Index] = [
+        Index("hits_time", on: ["ts_ms"]),
+        Index("hits_secret_time", on: ["secret", "ts_ms"], where: "secret IS NOT NULL"),
+        Index("hits_open_time", on: ["ts_ms"], where: "kind = 'app_open' AND secret IS NOT NULL"),
+        Index("hits_view", on: ["view_id"], where: "view_id IS NOT NULL"),
+        Index("hits_open_secret", on: ["secret", "ts_ms"], where: "kind = 'app_open' AND secret IS NOT NULL"),
+    ]
+
+    /// The table's name.
+    package static let name = "hits"
 
     /// The `meta` key counting records the writer refused because its queue was full.
     package static let droppedRecordsKey = "dropped_records"
+
+    // MARK: Derived
+
+    /// The columns a record fills, in declaration order: the writer's insert, the spool's rows and
+    /// `LogRecord.columnValues`.
+    package static let recordColumns = columns.filter { $0.field.isOnRecord }
+
+    /// Their names, in that order.
+    package static let recordColumnNames = recordColumns.map(\.name)
+
+    /// Their fields alone (plain numbers, no names), for the loops that run per row.
+    package static let recordFields = recordColumns.map(\.field)
+
+    /// The columns a reader selects for `LogRow`: the id, then `recordColumns`.
+    package static let rowColumns = columns.filter { $0.field == .rowID } + recordColumns
+
+    /// Their fields, in that order.
+    package static let rowFields = rowColumns.map(\.field)
+
+    /// `rowColumns` as a select list.
+    package static let rowSelectList = rowColumns.map(\.name).joined(separator: ", ")
+
+    /// Where a record's texts are, which `LogRecord.capText` caps: every one comes from the request,
+    /// which the client controls. `String` fields, then `String?` ones.
+    package static let cappedTextOffsets = recordFields.compactMap { field -> Int? in
+        if case .text(let offset) = field { offset } else { nil }
+    }
+    package static let cappedOptionalTextOffsets = recordFields.compactMap { field -> Int? in
+        if case .optionalText(let offset) = field { offset } else { nil }
+    }
+
+    /// The query parameters with a column of their own (`utm_*`), and where in a record each goes
+    /// (`queryParameterOffsets`, in the same order). Two arrays: looking a name up compares it with
+    /// each name in place, which a list of pairs would copy out one by one, per parameter of every
+    /// logged request.
+    package static let queryParameterNames = columns.filter(\.isFromQuery).map(\.name)
+    package static let queryParameterOffsets = columns.filter(\.isFromQuery).map { column -> Int in
+        guard case .optionalText(let offset) = column.field else { preconditionFailure("\(column.name): a query parameter fills a String? field") }
+        return offset
+    }
+
+    /// `CREATE TABLE` for the current version, each column spelled by `definition` (its engine's
+    /// type and constraints), in the order the versions added them, as a migrated table has them.
+    package static func createTableSQL(_ definition: (Column) -> String) -> String {
+        let added = columns.enumerated().sorted { ($0.element.since, $0.offset) < ($1.element.since, $1.offset) }.map(\.element)
+        return "CREATE TABLE \(name) (\n" + added.map { "    \($0.name) \(definition($0))" }.joined(separator: ",\n") + "\n)"
+    }
 }

@@ -1,6 +1,6 @@
 extension LogRecord {
-    /// The UTM parameter names that have their own columns.
-    public static let utmParameterNames: [String] = ["utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"]
+    /// The UTM parameter names that have their own columns (`HitTable`'s columns filled from the query).
+    public static let utmParameterNames: [String] = HitTable.queryParameterNames
 
     /// Files a request's query parameters into the record: `utm_*` into their columns, names in
     /// `tracked` into `trackedParameters` as they are, names in `secret` into `trackedParameters` as
@@ -12,22 +12,26 @@ extension LogRecord {
         secret: Set<String> = [],
         hasher: SecretHasher? = nil
     ) {
+        guard !query.isEmpty else { return }
+        let columnNames = HitTable.queryParameterNames
         for (name, value) in query {
-            switch name {
-            case "utm_source": if utmSource == nil { utmSource = value }
-            case "utm_medium": if utmMedium == nil { utmMedium = value }
-            case "utm_campaign": if utmCampaign == nil { utmCampaign = value }
-            case "utm_term": if utmTerm == nil { utmTerm = value }
-            case "utm_content": if utmContent == nil { utmContent = value }
-            default:
-                guard !trackedParameters.contains(where: { $0.name == name }) else { continue }
-                if secret.contains(name) {
-                    // Without a hasher a secret is dropped, never stored in clear.
-                    if let hasher { trackedParameters.append((name, hasher.token(for: value))) }
-                } else if tracked.contains(name) {
-                    trackedParameters.append((name, value))
+            if let index = columnNames.firstIndex(of: name) {
+                withUnsafeMutablePointer(to: &self) { record in
+                    let field = record.field(at: HitTable.queryParameterOffsets[index], as: String?.self)
+                    if field.pointee == nil { field.pointee = value }
                 }
+                continue
             }
+            // The sets are empty unless the configuration names parameters: then no name is hashed.
+            let isSecret = !secret.isEmpty && secret.contains(name)
+            guard isSecret || (!tracked.isEmpty && tracked.contains(name)) else { continue }
+            guard !trackedParameters.contains(where: { $0.name == name }) else { continue }
+            if !isSecret {
+                trackedParameters.append((name, value))
+            } else if let hasher {
+                trackedParameters.append((name, hasher.token(for: value)))
+            }
+            // Without a hasher a secret is dropped, never stored in clear.
         }
     }
 }

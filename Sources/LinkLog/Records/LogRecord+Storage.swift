@@ -6,31 +6,19 @@ extension LogRecord {
     /// writer caps a record once, before both its row and its rollup counts are made from it, so the
     /// two always hold the same values. In place, writing only a text that is too long: nearly every
     /// record is within bounds, and copying each one cost the writer a tenth of its time under load.
-    /// Capping twice changes nothing.
+    /// Capping twice changes nothing. The texts are those of `HitTable`'s columns, and the tracked
+    /// parameters' names and values.
     package mutating func capText(to maximumBytes: Int) {
-        func cap(_ text: inout String) {
-            if text.utf8.count > maximumBytes { text = Self.capped(text, to: maximumBytes) }
+        withUnsafeMutablePointer(to: &self) { record in
+            for offset in HitTable.cappedTextOffsets {
+                let text = record.field(at: offset, as: String.self)
+                if text.pointee.utf8.count > maximumBytes { text.pointee = Self.capped(text.pointee, to: maximumBytes) }
+            }
+            for offset in HitTable.cappedOptionalTextOffsets {
+                let text = record.field(at: offset, as: String?.self)
+                if let value = text.pointee, value.utf8.count > maximumBytes { text.pointee = Self.capped(value, to: maximumBytes) }
+            }
         }
-        func cap(_ text: inout String?) {
-            if let value = text, value.utf8.count > maximumBytes { text = Self.capped(value, to: maximumBytes) }
-        }
-        cap(&siteID)
-        cap(&host)
-        cap(&method)
-        cap(&path)
-        cap(&kind)
-        cap(&rule)
-        cap(&utmSource)
-        cap(&utmMedium)
-        cap(&utmCampaign)
-        cap(&utmTerm)
-        cap(&utmContent)
-        cap(&referrer)
-        cap(&userAgent)
-        cap(&clientClass)
-        cap(&clientAddress)
-        cap(&event)
-        cap(&secretToken)
         // Checked first: writing through the array would copy its storage, which the request's
         // record still shares, even when nothing changes.
         if trackedParameters.contains(where: { $0.name.utf8.count > maximumBytes || $0.value.utf8.count > maximumBytes }) {
@@ -42,38 +30,42 @@ extension LogRecord {
     /// repeated name kept as `trackedParameters` promises; `nil` for no parameters, so the column
     /// stays NULL rather than holding `{}`. Built by the writer, to keep JSON work off the request path.
     package var parametersJSON: String? {
-        guard !trackedParameters.isEmpty else { return nil }
+        Self.parametersJSON(trackedParameters)
+    }
+
+    /// `parameters` as the `params` column holds them (see `parametersJSON`).
+    static func parametersJSON(_ parameters: [(name: String, value: String)]) -> String? {
+        guard !parameters.isEmpty else { return nil }
         var members: [JSONMember] = []
-        for parameter in trackedParameters where !members.contains(where: { $0.key == parameter.name }) {
+        for parameter in parameters where !members.contains(where: { $0.key == parameter.name }) {
             members.append(JSONMember(parameter.name, .string(parameter.value)))
         }
         return JSONValue.object(members).jsonText(.compact)
     }
 
-    /// The values of `HitTable.insertColumns`, in that order.
+    /// The values of `HitTable.recordColumns`, in that order: what PostgreSQL's insert and the
+    /// spool write.
     package var columnValues: [SQLValue] {
-        [
-            .integer(timestampMilliseconds), SQLValue(siteID), .text(host), .text(method), .text(path), .text(kind), SQLValue(rule),
-            .integer(Int64(status)), .integer(durationMicroseconds), SQLValue(utmSource), SQLValue(utmMedium), SQLValue(utmCampaign),
-            SQLValue(utmTerm), SQLValue(utmContent), SQLValue(parametersJSON), SQLValue(referrer), SQLValue(userAgent), SQLValue(clientClass),
-            SQLValue(clientAddress), SQLValue(event), SQLValue(secretToken),
-        ]
+        withUnsafePointer(to: self) { record in HitTable.recordFields.map { $0.value(in: record) } }
     }
 
-    /// The record whose `columnValues` these are (a spooled row read back). The `params` JSON is read
-    /// back into `trackedParameters`; anything unreadable there is left out.
+    /// The record whose `columnValues` these are (a spooled row read back); missing values read as
+    /// NULL. The `params` JSON is read back into `trackedParameters`; anything unreadable there is
+    /// left out.
     package init(columnValues values: [SQLValue]) {
-        func text(_ index: Int) -> String? { values.indices.contains(index) ? values[index].text : nil }
-        func integer(_ index: Int) -> Int64 { values.indices.contains(index) ? values[index].integer ?? 0 : 0 }
-        var parameters: [(name: String, value: String)] = []
-        if let json = text(14), case .object(let members)? = try? JSONParser().parse(json) {
-            parameters = members.compactMap { member in member.value.stringValue.map { (member.key, $0) } }
-        }
-        self.init(
-            timestampMilliseconds: integer(0), siteID: text(1), host: text(2) ?? "", method: text(3) ?? "", path: text(4) ?? "", kind: text(5) ?? "",
-            rule: text(6), status: Int(integer(7)), durationMicroseconds: integer(8), utmSource: text(9), utmMedium: text(10), utmCampaign: text(11),
-            utmTerm: text(12), utmContent: text(13), trackedParameters: parameters, referrer: text(15), userAgent: text(16), clientClass: text(17),
-            clientAddress: text(18), event: text(19), secretToken: text(20))
+        self = .empty
+        let fields = HitTable.recordFields
+        for index in 0..<min(fields.count, values.count) { fields[index].set(values[index], in: &self) }
+    }
+
+    /// A record with every field empty, zero or `nil`: what reading a stored row starts from.
+    static let empty = LogRecord(
+        timestampMilliseconds: 0, siteID: nil, host: "", method: "", path: "", kind: "", status: 0, durationMicroseconds: 0)
+
+    /// The parameters a `params` JSON object holds: its members with text values, in order.
+    static func parameters(fromJSON json: String) -> [(name: String, value: String)] {
+        guard case .object(let members)? = try? JSONParser().parse(json) else { return [] }
+        return members.compactMap { member in member.value.stringValue.map { (member.key, $0) } }
     }
 
     private static func capped(_ text: String, to maximumBytes: Int) -> String {
@@ -83,5 +75,50 @@ extension LogRecord {
             end = text.utf8.index(before: end)
         }
         return String(text[..<end])
+    }
+}
+
+extension HitTable.Field {
+    /// This field's value in the record at `record`; NULL for a field no record holds.
+    package func value(in record: UnsafePointer<LogRecord>) -> SQLValue {
+        switch self {
+        case .integer(let offset): .integer(record.field(at: offset, as: Int64.self).pointee)
+        case .int(let offset): .integer(Int64(record.field(at: offset, as: Int.self).pointee))
+        case .text(let offset): .text(record.field(at: offset, as: String.self).pointee)
+        case .optionalText(let offset): SQLValue(record.field(at: offset, as: String?.self).pointee)
+        case .parameters(let offset): SQLValue(LogRecord.parametersJSON(record.field(at: offset, as: [(name: String, value: String)].self).pointee))
+        case .rowID, .keptByWriter: .null
+        }
+    }
+
+    /// Sets this field of the record at `record` from a stored value: NULL (or text that is no
+    /// number, for an integer) reads as 0 or "" where the field cannot be `nil`.
+    package func set(_ value: SQLValue, in record: UnsafeMutablePointer<LogRecord>) {
+        switch self {
+        case .integer(let offset): record.field(at: offset, as: Int64.self).pointee = value.integer ?? 0
+        case .int(let offset): record.field(at: offset, as: Int.self).pointee = Int(value.integer ?? 0)
+        case .text(let offset): record.field(at: offset, as: String.self).pointee = value.text ?? ""
+        case .optionalText(let offset): record.field(at: offset, as: String?.self).pointee = value.text
+        case .parameters(let offset):
+            record.field(at: offset, as: [(name: String, value: String)].self).pointee = value.text.map(LogRecord.parameters(fromJSON:)) ?? []
+        case .rowID, .keptByWriter: break
+        }
+    }
+}
+
+extension UnsafePointer<LogRecord> {
+    /// The stored property at `offset` (a `HitTable.Field`'s), read in place. Inlinable, so that the
+    /// writer's binding reads a field with a load rather than a generic call.
+    @inlinable
+    package func field<Value>(at offset: Int, as type: Value.Type) -> UnsafePointer<Value> {
+        UnsafeRawPointer(self).advanced(by: offset).assumingMemoryBound(to: type)
+    }
+}
+
+extension UnsafeMutablePointer<LogRecord> {
+    /// The stored property at `offset` (a `HitTable.Field`'s), to read or write in place.
+    @inlinable
+    package func field<Value>(at offset: Int, as type: Value.Type) -> UnsafeMutablePointer<Value> {
+        UnsafeMutableRawPointer(self).advanced(by: offset).assumingMemoryBound(to: type)
     }
 }

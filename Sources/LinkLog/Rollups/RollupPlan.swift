@@ -27,3 +27,16 @@ enum RollupPlan {
         return result
     }
 }
+
+/// A stretch of time `[since, until)` (open where `nil`) and the table its hits are counted from.
+struct CountPiece: Equatable {
+    var source: CountSource
+    var since: Int64?
+    var until: Int64?
+}
+
+/// Where one part of a count comes from: the hits themselves, or a rollup table.
+enum CountSource: Equatable {
+    case hits
+    case rollup(RollupGrain)
+}

@@ -3,7 +3,7 @@ import OrderedJSON
 
 /// Reads `server.admin`: the admin listener's address and port, its token file, session length and TLS.
 struct AdminSectionParser {
-    static let allowedKeys = ["listen", "tokenFile", "sessionHours", "tls"]
+    static let allowedKeys = ["listen", "tokenFile", "sessionHours", "tls", "limits"]
     static let tokenFix = "write the token (at least 16 characters, e.g. from `openssl rand -hex 32`) into a file only its owner can read (chmod 600)"
 
     let problems: ConfigurationProblems
@@ -26,6 +26,12 @@ struct AdminSectionParser {
         }
         settings.sessionHours = reader.integer("sessionHours", in: 1...720, default: settings.sessionHours, meaning: "hours a dashboard login lasts")
         settings.tls = reader.bool("tls", default: settings.tls)
+        if let limits = reader.object("limits", what: "the admin listener's limits", allowedKeys: ["connections", "connectionTimeoutSeconds"]) {
+            settings.connectionLimit = limits.integer(
+                "connections", in: 1...100_000, default: settings.connectionLimit, meaning: "most admin connections open at once")
+            settings.connectionTimeoutSeconds = limits.integer(
+                "connectionTimeoutSeconds", in: 1...3600, default: settings.connectionTimeoutSeconds, meaning: "seconds an idle admin connection stays open")
+        }
         if let file = reader.string("tokenFile", fix: Self.tokenFix) {
             let path = paths.resolve(file)
             settings.tokenFile = path

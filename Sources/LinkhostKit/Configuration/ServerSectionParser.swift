@@ -1,11 +1,14 @@
 import Foundation
+import HTTPServing
 import OrderedJSON
 
 /// Reads the `server` object: listening, unknown hosts, the AASA cache header, the public folder,
 /// limits, the pid file, and (through `TLSSectionParser` and `CDNCheckSectionParser`) HTTPS and the
 /// CDN check.
 struct ServerSectionParser {
-    static let allowedKeys = ["listen", "unknownHost", "aasaCacheControl", "publicDirectory", "publicScheme", "limits", "tls", "admin", "pidFile", "cdnCheck"]
+    static let allowedKeys = [
+        "listen", "unknownHost", "aasaCacheControl", "publicDirectory", "publicScheme", "limits", "tls", "admin", "pidFile", "cdnCheck", "trustedProxies",
+    ]
     static let listenKeys = ["address", "port"]
     static let limitsKeys = [
         "threads", "connections", "connectionsPerAddress", "connectionTimeoutSeconds", "connectionMemoryBytes", "requestBodyBytes", "shutdownGraceSeconds",
@@ -67,6 +70,18 @@ struct ServerSectionParser {
             readLimits(limits, into: &settings)
         }
         settings.admin = AdminSectionParser(problems: problems, paths: paths).read(reader)
+        let proxiesFix = "list the addresses or networks of your load balancers and TLS terminators, e.g. [\"10.0.0.0/8\", \"127.0.0.1\"]"
+        if let entries = reader.strings("trustedProxies", fix: proxiesFix) {
+            var networks: [TrustedProxies.Network] = []
+            for (text, path) in entries {
+                if let network = TrustedProxies.Network(text) {
+                    networks.append(network)
+                } else {
+                    problems.add(path, "\"\(text)\" is not an IP address or network (address/prefix)", fix: proxiesFix)
+                }
+            }
+            settings.trustedProxies = TrustedProxies(networks)
+        }
         if let pidFile = reader.string("pidFile", fix: "write the file serve keeps its process id in, e.g. \"/run/linkhost.pid\"") {
             if pidFile.isEmpty {
                 problems.add(reader.path.appending("pidFile"), "the file name is empty", fix: "write e.g. \"/run/linkhost.pid\", or leave the key out")

@@ -9,6 +9,7 @@ struct TLSSection {
     var publicPort: Int?
     var plainHTTP = TLSSettings.PlainHTTP.redirect
     var hsts: String? = "max-age=31536000"
+    var priorities: String?
     /// The flags that replaced the file's certificate, key and port (for messages); `nil` when the
     /// value is the file's.
     var certificateFlag: String?
@@ -25,7 +26,7 @@ struct TLSSection {
         case .success(let pem):
             return TLSSettings(
                 certificatePath: certificatePath, keyPath: keyPath, certificatePEM: pem.certificate, keyPEM: pem.key, port: port, publicPort: publicPort,
-                plainHTTP: plainHTTP, hsts: hsts)
+                plainHTTP: plainHTTP, hsts: hsts, priorities: priorities)
         case .failure(let failure):
             let isCertificate = failure.which == .certificate
             let problemPath = Self.path.appending(isCertificate ? "certificate" : "key")

@@ -3,7 +3,7 @@ import OrderedJSON
 /// Reads `server.tls`: certificate and key paths, port, and what the plain-HTTP listener does.
 /// The files themselves are read later (`TLSSection.settings`), after the command line's overrides.
 struct TLSSectionParser {
-    static let allowedKeys = ["certificate", "key", "port", "publicPort", "http", "hsts"]
+    static let allowedKeys = ["certificate", "key", "port", "publicPort", "http", "hsts", "priorities"]
 
     let problems: ConfigurationProblems
     let paths: PathResolver
@@ -41,6 +41,17 @@ struct TLSSectionParser {
                     fix: "write e.g. \"max-age=31536000\", or false to send none")
             }
         }
+        if let text = reader.string("priorities", fix: Self.prioritiesFix) {
+            // GnuTLS judges the string when the listener starts; here only what can never be one.
+            if text.isEmpty || !text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) {
+                problems.add(reader.path.appending("priorities"), "\"priorities\" must be a GnuTLS priority string", fix: Self.prioritiesFix)
+            } else {
+                section.priorities = text
+            }
+        }
         return section
     }
+
+    static let prioritiesFix =
+        "leave it out for the built-in profile (TLS 1.2 and 1.3, AEAD ciphers, forward secrecy), or write a GnuTLS priority string such as \"SECURE256:-VERS-ALL:+VERS-TLS1.3\""
 }

@@ -27,6 +27,11 @@ enum RestartSettings {
         compare("server.limits.requestBodyBytes", old.requestBodyBytes, new.requestBodyBytes)
         compare("server.limits.shutdownGraceSeconds", old.shutdownGraceSeconds, new.shutdownGraceSeconds)
         compare("server.pidFile", old.pidFile, new.pidFile) { $0 ?? "none" }
+        compare("server.trustedProxies", old.trustedProxies, new.trustedProxies) { $0.networks.map(\.description).joined(separator: ", ") }
+        compare("server.admin.listen.address", old.admin.listenAddress, new.admin.listenAddress)
+        compare("server.admin.listen.port", old.admin.port, new.admin.port)
+        compare("server.admin.limits.connections", old.admin.connectionLimit, new.admin.connectionLimit)
+        compare("server.admin.limits.connectionTimeoutSeconds", old.admin.connectionTimeoutSeconds, new.admin.connectionTimeoutSeconds)
         switch (old.tls, new.tls) {
         case (let old?, let new?):
             // The files' contents count, so a certificate renewed in place is noticed too.
@@ -36,6 +41,7 @@ enum RestartSettings {
             compare("server.tls.publicPort", old.publicPort, new.publicPort) { $0.map(String.init) ?? "the port" }
             compare("server.tls.http", old.plainHTTP, new.plainHTTP) { $0.rawValue }
             compare("server.tls.hsts", old.hsts, new.hsts) { $0.map { "\"\($0)\"" } ?? "false" }
+            compare("server.tls.priorities", old.priorities, new.priorities) { $0 ?? "the built-in profile" }
         case (nil, nil):
             break
         default:

@@ -100,7 +100,8 @@ public final class LinkhostServer: Sendable {
             connectionTimeoutSeconds: settings.connectionTimeoutSeconds,
             connectionMemoryLimit: settings.connectionMemoryBytes,
             maximumBodySize: settings.requestBodyBytes,
-            shutdownGraceSeconds: Double(settings.shutdownGraceSeconds)
+            shutdownGraceSeconds: Double(settings.shutdownGraceSeconds),
+            trustedProxies: settings.trustedProxies
         )
         // The plain listener redirects pages to HTTPS when `tls.http` says so; the redirect port is
         // filled in at start, once the HTTPS port is bound (it may be 0).
@@ -116,7 +117,8 @@ public final class LinkhostServer: Sendable {
         if let tls = settings.tls {
             var secure = base
             secure.port = tls.port
-            secure.tls = TLSCredentials(certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM)
+            secure.tls = TLSCredentials(
+                certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM, priorities: tls.priorities ?? TLSCredentials.intermediatePriorities)
             var httpsLogger = logger
             httpsLogger[metadataKey: "listener"] = "https"
             https = HTTPServer(configuration: secure, logger: httpsLogger, counters: secureCounters, responder: direct, completionObserver: observer)
