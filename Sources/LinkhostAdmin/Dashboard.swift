@@ -45,7 +45,9 @@ struct Dashboard: Sendable {
             "lang": language, "s": pages.strings(language), "version": LinkhostVersion.current,
         ]
         var status = 200
-        let values = Dictionary(request.queryItems.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+        // What the form echoes back comes from the URL: made printable like every logged value.
+        let values = Dictionary(
+            request.queryItems.map { ($0.name, TableFormatter.printable($0.value ?? "")) }, uniquingKeysWith: { first, _ in first })
         let kind = values["kind"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultKind
         context["filter"] = [
             "since": values["since"] ?? Self.defaultSince, "until": values["until"] ?? "", "rule": values["rule"] ?? "",
@@ -60,7 +62,7 @@ struct Dashboard: Sendable {
             try fill(&context, request: request, language: language)
         } catch let problem as HTTPProblem {
             status = problem.status
-            context["problem"] = pages.text("bad_filter", language, ["problem": problem.detail])
+            context["problem"] = pages.text("bad_filter", language, ["problem": TableFormatter.printable(problem.detail)])
         } catch {
             status = 500
             api.logger.error("admin dashboard: reading the log failed: \(error)")

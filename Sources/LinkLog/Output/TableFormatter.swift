@@ -126,15 +126,18 @@ public struct TableFormatter: Sendable {
         return String(text.prefix(width - 1)) + "…"
     }
 
-    /// `text` with control characters replaced, so a cell can neither break a line nor drive the terminal.
+    /// `text` with control characters and noncharacters replaced by U+FFFD, so a cell can neither
+    /// break a line nor drive the terminal, and an HTML page showing it stays valid (HTML forbids
+    /// both in a document; Unicode reserves noncharacters for a program's internal use).
     public static func printable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        guard text.unicodeScalars.contains(where: isUnprintable) else { return text }
         var result = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars { result.append(isControl(scalar) ? "\u{FFFD}" : scalar) }
+        for scalar in text.unicodeScalars { result.append(isUnprintable(scalar) ? "\u{FFFD}" : scalar) }
         return String(result)
     }
 
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    private static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return value < 0x20 || (0x7F...0x9F).contains(value) || (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE
     }
 }
