@@ -8,9 +8,8 @@ import Logging
 final class LogWriterEngine: Sendable {
     let configuration: LogWriterConfiguration
     let lock: WriterStateLock
-    /// The writer's one clock, for its deadlines and for the waits of `drain` and `stop`.
-    let clock = ContinuousClock()
-    /// When the writer started: its cycle counts time from here (`WriterCycle`).
+    /// When the writer started, on its one clock (`ContinuousClock`): its cycle counts time from here
+    /// (`WriterCycle`).
     let start: ContinuousClock.Instant
 
     init(configuration: LogWriterConfiguration) {
@@ -52,14 +51,13 @@ final class LogWriterEngine: Sendable {
     }
 
     func waitForFirstOpenAttempt() {
-        lock.withLock(waitingFor: .progressMade, until: nil, on: clock, while: { !$0.firstOpenAttempted && !$0.writerExited }) { _ in }
+        lock.withLock(waitingFor: .progressMade, timeout: nil, while: { !$0.firstOpenAttempted && !$0.writerExited }) { _ in }
     }
 
     /// Waits until `condition` holds for the status, or `timeout` passes, or the writer ends;
     /// returns whether it holds. Checked again each time the writer makes progress.
     func waitForStatus(timeout: Duration, until condition: (LogWriterStatus) -> Bool) -> Bool {
-        let deadline = clock.now.advanced(by: timeout)
-        return lock.withLock(waitingFor: .progressMade, until: deadline, on: clock, while: { !$0.writerExited && !condition(snapshot($0)) }) {
+        lock.withLock(waitingFor: .progressMade, timeout: timeout, while: { !$0.writerExited && !condition(snapshot($0)) }) {
             condition(snapshot($0))
         }
     }
@@ -79,7 +77,7 @@ final class LogWriterEngine: Sendable {
         }
         lock.signal(.workArrived)
         lock.signal(.stopRequested)
-        lock.withLock(waitingFor: .progressMade, until: nil, on: clock, while: { !$0.writerExited }) { _ in }
+        lock.withLock(waitingFor: .progressMade, timeout: nil, while: { !$0.writerExited }) { _ in }
         return status()
     }
 
@@ -112,23 +110,29 @@ final class LogWriterEngine: Sendable {
 
     /// Now, on the writer's clock, as its cycle counts time.
     private func elapsed() -> Duration {
-        start.duration(to: clock.now)
+        start.duration(to: .now)
     }
 
     /// The writer loop: asks the cycle what to do, does it, and tells it how that went. The store
     /// lives here, on the writer thread's stack only, which is why it may be a non-`Sendable` connection.
+    /// Each step returns when it was done, read from the clock at most once: that time dates the
+    /// outcome, and the next decision and its wait are made at it (nothing in between takes time).
     private func run() {
         var cycle = WriterCycle(configuration: configuration)
         var store: (any LogStore)?
-        while carryOut(cycle.next(now: elapsed(), wallMilliseconds: WallClock.nowMilliseconds()), &cycle, &store) {}
+        var now = elapsed()
+        while let done = carryOut(cycle.next(now: now, wallMilliseconds: WallClock.nowMilliseconds()), at: now, &cycle, &store) {
+            now = done
+        }
         // Closes the database (checkpointing its WAL).
         store = nil
         lock.withLock { $0.writerExited = true }
         lock.broadcast(.progressMade)
     }
 
-    /// Does what `step` says and reports the outcome to `cycle`; `false` once the writer is done.
-    private func carryOut(_ step: WriterCycle.Step, _ cycle: inout WriterCycle, _ store: inout (any LogStore)?) -> Bool {
+    /// Does what `step` (decided at `now`) says and reports the outcome to `cycle`; returns when it
+    /// was done, or `nil` once the writer is finished.
+    private func carryOut(_ step: WriterCycle.Step, at now: Duration, _ cycle: inout WriterCycle, _ store: inout (any LogStore)?) -> Duration? {
         switch step {
         case .open(let retentionCutoff):
             // Close first: the old connection removes its WAL by name when it closes, which must
@@ -139,47 +143,60 @@ final class LogWriterEngine: Sendable {
                     LogStoreOptions(busyTimeout: configuration.busyTimeout, maximumTextBytes: configuration.maximumTextBytes))
                 if let retentionCutoff { recordRetention(deleted: try opened.deleteRows(before: retentionCutoff)) }
                 store = opened
-                cycle.opened(at: elapsed(), degraded: opened.degradation != nil)
+                let done = elapsed()
+                cycle.opened(at: done, degraded: opened.degradation != nil)
+                return done
             } catch {
-                fail(error, &cycle, &store)
+                return fail(error, &cycle, &store)
             }
         case .write(let insert):
-            guard let current = currentStore(&cycle, &store) else { break }
+            guard let current = currentStore(&cycle, &store) else { return now }
             do {
                 if insert {
                     cycle.capTexts(to: configuration.maximumTextBytes)
                     try current.insert(cycle.batch, droppedRecords: cycle.droppedToRecord)
                 }
             } catch {
-                fail(error, &cycle, &store)
-                break
+                return fail(error, &cycle, &store)
             }
             let degradation = current.degradation
             let wasDegraded = cycle.isDegraded
-            let written = cycle.wrote(at: elapsed(), degraded: degradation != nil)
+            // Nothing inserted took no time worth a reading.
+            let done = insert ? elapsed() : now
+            let written = cycle.wrote(at: done, degraded: degradation != nil)
             recordSuccess(written, degradation: degradation, wasDegraded: wasDegraded)
+            return done
         case .applyRetention(let cutoff):
-            guard let current = currentStore(&cycle, &store) else { break }
+            guard let current = currentStore(&cycle, &store) else { return now }
             do {
                 recordRetention(deleted: try current.deleteRows(before: cutoff))
-                cycle.retained(at: elapsed())
+                let done = elapsed()
+                cycle.retained(at: done)
+                return done
             } catch {
-                fail(error, &cycle, &store)
+                return fail(error, &cycle, &store)
             }
         case .wait(let deadline, let wakingForRecords):
             let stopSeen = cycle.isStopping
+            var cutShort = false
             lock.withLock(
-                waitingFor: wakingForRecords ? .workArrived : .stopRequested, until: deadline.map { start + $0 }, on: clock,
+                waitingFor: wakingForRecords ? .workArrived : .stopRequested, timeout: deadline.map { $0 - now },
                 while: { state in
                     if state.stopRequested, !stopSeen { return false }
                     return !wakingForRecords || state.queue.isEmpty
                 }
             ) { state in
+                cutShort = (state.stopRequested && !stopSeen) || (wakingForRecords && !state.queue.isEmpty)
                 cycle.take(&state.queue, droppedRecords: state.dropped - state.droppedInDatabase, stopDeadline: state.stopDeadline)
                 state.inFlight = cycle.batch.count
             }
+            // A wait that ran to its deadline ended there; one with no deadline leaves nothing the
+            // cycle decides next depending on how long it took (no backoff, pause, retention or
+            // catch-up is pending). Only a wait cut short by records or a stop needs a reading.
+            guard let deadline else { return now }
+            return cutShort ? elapsed() : deadline
         case .finish:
-            return false
+            return nil
         case .giveUp(let abandoned):
             let lost = lock.withLock { state -> Int in
                 let lost = abandoned + state.queue.count
@@ -189,9 +206,8 @@ final class LogWriterEngine: Sendable {
                 return lost
             }
             logger.error("stopping while the hit log database fails: \(lost) records could not be written", metadata: databaseMetadata)
-            return false
+            return nil
         }
-        return true
     }
 
     /// The open store, or `nil` after dropping one whose file was deleted or replaced (the cycle
@@ -206,11 +222,13 @@ final class LogWriterEngine: Sendable {
         return current
     }
 
-    /// Drops the store (the next attempt opens afresh) and reports the failure.
-    private func fail(_ error: any Error, _ cycle: inout WriterCycle, _ store: inout (any LogStore)?) {
+    /// Drops the store (the next attempt opens afresh) and reports the failure; returns when.
+    private func fail(_ error: any Error, _ cycle: inout WriterCycle, _ store: inout (any LogStore)?) -> Duration {
         store = nil
-        cycle.failed(at: elapsed())
+        let done = elapsed()
+        cycle.failed(at: done)
         recordFault(error)
+        return done
     }
 
     private func recordSuccess(_ written: (records: Int, droppedRecords: Int), degradation: String?, wasDegraded: Bool) {

@@ -54,26 +54,27 @@ final class WriterStateLock: @unchecked Sendable {
         return try body(&state)
     }
 
-    /// Locks, sleeps on `condition` for as long as `shouldWait` says so or until `deadline` on
-    /// `clock` (none: no limit), then runs `body` — all without letting go of the state in between.
-    func withLock<C: Clock<Duration>, Result>(
+    /// Locks, sleeps on `condition` for as long as `shouldWait` says so or until `timeout` has passed
+    /// (none: no limit), then runs `body` — all without letting go of the state in between. The
+    /// timeout is turned into one absolute time when the wait begins, so wake-ups that find
+    /// `shouldWait` still true sleep on to the same end instead of reading the clock again.
+    func withLock<Result>(
         waitingFor condition: Condition,
-        until deadline: C.Instant?,
-        on clock: C,
+        timeout: Duration?,
         while shouldWait: (LogWriterState) -> Bool,
         _ body: (inout LogWriterState) throws -> Result
     ) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        let variable = pointer(for: condition)
-        while shouldWait(state) {
-            if let deadline {
-                let remaining = clock.now.duration(to: deadline)
-                guard remaining > .zero else { break }
-                var wakeAt = Self.monotonicTime(after: remaining)
-                pthread_cond_timedwait(variable, mutex, &wakeAt)
+        if shouldWait(state) {
+            let variable = pointer(for: condition)
+            if let timeout {
+                if timeout > .zero {
+                    var wakeAt = Self.monotonicTime(after: timeout)
+                    while pthread_cond_timedwait(variable, mutex, &wakeAt) != ETIMEDOUT, shouldWait(state) {}
+                }
             } else {
-                pthread_cond_wait(variable, mutex)
+                repeat { pthread_cond_wait(variable, mutex) } while shouldWait(state)
             }
         }
         return try body(&state)
@@ -98,8 +99,8 @@ final class WriterStateLock: @unchecked Sendable {
     }
 
     /// `remaining` from now on CLOCK_MONOTONIC, as the absolute time `pthread_cond_timedwait` takes.
-    /// The deadline itself is on the caller's clock; `ContinuousClock` on Linux also counts time
-    /// spent suspended (CLOCK_BOOTTIME) and CLOCK_MONOTONIC does not, so after a resume a wait still
+    /// The writer's deadlines are on `ContinuousClock`, which on Linux also counts time spent
+    /// suspended (CLOCK_BOOTTIME) where CLOCK_MONOTONIC does not, so after a resume a wait still
     /// sleeps what was left of it although its deadline has passed: a retry, a retention run or a
     /// timeout comes that much late, nothing worse.
     private static func monotonicTime(after remaining: Duration) -> timespec {
