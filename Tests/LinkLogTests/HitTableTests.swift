@@ -51,7 +51,7 @@ struct HitTableTests {
         }
         #expect(row.utmContent == "content-10")
         #expect(row.secret == "secret-17")
-        #expect(row.record.trackedParameters.map { "\($0.name)=\($0.value)" } == ["from=qrcode", "n=11"])
+        #expect(row.trackedParameters.map { "\($0.name)=\($0.value)" } == ["from=qrcode", "n=11"])
     }
 
     @Test("a record's column values give the record back; NULLs and missing values read as empty")

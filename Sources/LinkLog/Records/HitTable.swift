@@ -6,10 +6,11 @@
 /// (`HitColumn`), capping texts (`LogRecord.capText`) and the query parameters kept in columns of
 /// their own (`LogRecord.takeParameters`).
 ///
-/// Adding a column is one line here, with the next schema version, plus a migration in each engine's
-/// schema that adds it to the databases already out there. The line's place is where listings show
-/// the column; in the table itself columns stand in the order they were added, as migrations leave
-/// them. Published versions never change: a column's line keeps the version that added it.
+/// Adding a column is its field on `LogRecord` and one line here, with the next schema version, plus
+/// a migration in each engine's schema that adds it to the databases already out there. The line's
+/// place is where listings show the column; in the table itself columns stand in the order they were
+/// added, as migrations leave them. Published versions never change: a column's line keeps the
+/// version that added it.
 package enum HitTable {
     /// The columns, in the order listings show them.
     package static let columns: [Column] = [
@@ -90,14 +91,16 @@ package enum HitTable {
     }
 
     /// The query parameters with a column of their own (`utm_*`), and where in a record each goes
-    /// (`queryParameterOffsets`, in the same order). Two arrays: looking a name up compares it with
-    /// each name in place, which a list of pairs would copy out one by one, per parameter of every
-    /// logged request.
-    package static let queryParameterNames = columns.filter(\.isFromQuery).map(\.name)
-    package static let queryParameterOffsets = columns.filter(\.isFromQuery).map { column -> Int in
-        guard case .optionalText(let offset) = column.field else { preconditionFailure("\(column.name): a query parameter fills a String? field") }
-        return offset
-    }
+    /// (`offsets`, in the order of `names`). Two arrays in one value: looking a name up compares it
+    /// with each name in place, which a list of pairs would copy out one by one, and one value is
+    /// one check that it is made, per logged request with a query.
+    package static let queryParameters: (names: [String], offsets: [Int]) = (
+        columns.filter(\.isFromQuery).map(\.name),
+        columns.filter(\.isFromQuery).map { column -> Int in
+            guard case .optionalText(let offset) = column.field else { preconditionFailure("\(column.name): a query parameter fills a String? field") }
+            return offset
+        }
+    )
 
     /// `CREATE TABLE` for the current version, each column spelled by `definition` (its engine's
     /// type and constraints), in the order the versions added them, as a migrated table has them.

@@ -1,6 +1,6 @@
 extension LogRecord {
     /// The UTM parameter names that have their own columns (`HitTable`'s columns filled from the query).
-    public static let utmParameterNames: [String] = HitTable.queryParameterNames
+    public static let utmParameterNames: [String] = HitTable.queryParameters.names
 
     /// Files a request's query parameters into the record: `utm_*` into their columns, names in
     /// `tracked` into `trackedParameters` as they are, names in `secret` into `trackedParameters` as
@@ -13,11 +13,12 @@ extension LogRecord {
         hasher: SecretHasher? = nil
     ) {
         guard !query.isEmpty else { return }
-        let columnNames = HitTable.queryParameterNames
+        let columns = HitTable.queryParameters
         for (name, value) in query {
-            if let index = columnNames.firstIndex(of: name) {
+            if let index = columns.names.firstIndex(of: name) {
+                let offset = columns.offsets[index]
                 withUnsafeMutablePointer(to: &self) { record in
-                    let field = record.field(at: HitTable.queryParameterOffsets[index], as: String?.self)
+                    let field = record.field(at: offset, as: String?.self)
                     if field.pointee == nil { field.pointee = value }
                 }
                 continue

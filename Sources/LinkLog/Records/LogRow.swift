@@ -6,11 +6,17 @@
 public struct LogRow: Sendable, Equatable {
     /// The row's id (increasing in insertion order).
     public var id: Int64
-    /// The stored fields.
+    /// The stored fields, but for the tracked parameters, which stay in `parametersJSON` (the
+    /// record's `trackedParameters` is empty): reading them back parses JSON, which would double
+    /// the cost of reading a row, and listings and exports show the JSON as stored.
     public var record: LogRecord
     /// The other tracked parameters as stored: a JSON object such as `{"from":"qrcode"}`, or `nil`.
-    /// `record.trackedParameters` holds them read back.
     public var parametersJSON: String?
+
+    /// The tracked parameters `parametersJSON` holds, read back (anything unreadable left out).
+    public var trackedParameters: [(name: String, value: String)] {
+        parametersJSON.map(LogRecord.parameters(fromJSON:)) ?? []
+    }
 
     /// A field of the record.
     public subscript<Value>(dynamicMember path: WritableKeyPath<LogRecord, Value>) -> Value {
@@ -37,9 +43,7 @@ public struct LogRow: Sendable, Equatable {
         for index in 0..<min(fields.count, values.count) {
             switch fields[index] {
             case .rowID: id = values[index].integer ?? 0
-            case .parameters:
-                parametersJSON = values[index].text
-                fields[index].set(values[index], in: &record)
+            case .parameters: parametersJSON = values[index].text
             default: fields[index].set(values[index], in: &record)
             }
         }
