@@ -9,7 +9,7 @@ import Testing
 
 /// The hit log in a real PostgreSQL server (a throwaway cluster per test, `TemporaryPostgreSQL`).
 /// Skipped, with the reason, only where PostgreSQL is not installed and not in CI.
-@Suite("PostgreSQL log", .ownThread, .serialized, .enabled(if: !TemporaryPostgreSQL.mayBeSkipped, "PostgreSQL is not installed (apt-get install postgresql)"))
+@Suite("PostgreSQL log", .ownThread, .enabled(if: !TemporaryPostgreSQL.mayBeSkipped, "PostgreSQL is not installed (apt-get install postgresql)"))
 struct PostgreSQLLogTests {
     typealias R = RandomLog
 
