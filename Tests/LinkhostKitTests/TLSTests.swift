@@ -103,13 +103,20 @@ struct TLSTests {
         let page = try RawHTTPClient(port: server.port).request("GET", "/addfriend?code=TEST123", host: "rowhni.com")
         #expect(page.status == 308)
         #expect(page.header("Location") == "https://rowhni.com:\(server.tlsPort)/addfriend?code=TEST123")
+        // HSTS only over HTTPS: a server must not send it over plain HTTP (RFC 6797 §7.2).
+        #expect(page.header("Strict-Transport-Security") == nil)
         for path in ["/.well-known/apple-app-site-association", "/apple-app-site-association"] {
             let aasa = try RawHTTPClient(port: server.port).request("GET", path, host: "rowhni.com")
             #expect(aasa.status == 200)
             #expect(aasa.header("Location") == nil)
             #expect(aasa.header("Content-Type") == "application/json")
+            #expect(aasa.header("Strict-Transport-Security") == nil)
         }
-        #expect(try RawHTTPClient(port: server.port).request("GET", "/healthz", host: "rowhni.com").status == 200)
+        let health = try RawHTTPClient(port: server.port).request("GET", "/healthz", host: "rowhni.com")
+        #expect(health.status == 200)
+        #expect(health.header("Strict-Transport-Security") == nil)
+        let unknown = try RawHTTPClient(port: server.port).request("GET", "/.well-known/apple-app-site-association", host: "nowhere.example")
+        #expect(unknown.header("Strict-Transport-Security") == nil)
         // A forged Host that only reaches a site through the default cannot choose the target.
         let lenient = try startedServer(try configuration(unknownHost: .site("rowhni")))
         defer { lenient.stop() }

@@ -13,6 +13,10 @@ import OrderedJSON
 final class ServingSet: Sendable {
     let configuration: LinkhostConfiguration
     let responder: LinkhostResponder
+    /// What the plain-HTTP listener answers while HTTPS is on: the same answers without
+    /// `Strict-Transport-Security`, which a server must not send over plain HTTP (RFC 6797 §7.2);
+    /// `responder` itself when there is no such header to leave out.
+    let plainResponder: LinkhostResponder
     /// 1 for the configuration the server started with, one more for each applied reload.
     let generation: Int
 
@@ -29,18 +33,25 @@ final class ServingSet: Sendable {
         self.generation = generation
         let settings = configuration.server
         let commonHeaders = CommonHeaders(settings: settings)
-        let publicDirectory = settings.publicDirectory
-        let staticFiles = try StaticFiles.load(from: publicDirectory + "/static", commonHeaders: commonHeaders)
-        var sites: [HostedSite] = []
-        for site in configuration.sites {
-            let pages = try SitePages(
-                site: site, publicDirectory: publicDirectory, publicScheme: settings.publicScheme, commonHeaders: commonHeaders,
-                trackedParameters: configuration.log.trackedParameters)
-            sites.append(try HostedSite(site, cacheControl: settings.aasaCacheControl, pages: pages, commonHeaders: commonHeaders))
+        // Both responders are prepared in full up front, so a reload swaps complete answers; the
+        // second exists only when HTTPS sends the header (`tls.hsts`), at the cost of a second set
+        // of prepared files and page skeletons.
+        func prepared(_ commonHeaders: CommonHeaders) throws -> LinkhostResponder {
+            let publicDirectory = settings.publicDirectory
+            let staticFiles = try StaticFiles.load(from: publicDirectory + "/static", commonHeaders: commonHeaders)
+            var sites: [HostedSite] = []
+            for site in configuration.sites {
+                let pages = try SitePages(
+                    site: site, publicDirectory: publicDirectory, publicScheme: settings.publicScheme, commonHeaders: commonHeaders,
+                    trackedParameters: configuration.log.trackedParameters)
+                sites.append(try HostedSite(site, cacheControl: settings.aasaCacheControl, pages: pages, commonHeaders: commonHeaders))
+            }
+            return try LinkhostResponder(
+                sites: sites, unknownHostPolicy: settings.unknownHost, health: health, staticFiles: staticFiles, commonHeaders: commonHeaders,
+                ingestKeys: ingestKeys, limiter: limiter, clientClasses: clientClasses)
         }
-        responder = try LinkhostResponder(
-            sites: sites, unknownHostPolicy: settings.unknownHost, health: health, staticFiles: staticFiles, commonHeaders: commonHeaders,
-            ingestKeys: ingestKeys, limiter: limiter, clientClasses: clientClasses)
+        responder = try prepared(commonHeaders)
+        plainResponder = commonHeaders.strictTransportSecurity == nil ? responder : try prepared(.none)
     }
 
     /// The ids of the sites whose served AASA file differs between `self` and `other` (added,

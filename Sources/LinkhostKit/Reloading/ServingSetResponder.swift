@@ -1,20 +1,23 @@
 import HTTPServing
 
 /// The responder every listener runs: takes the current serving set once per request and answers
-/// from it, directly or — on the plain-HTTP listener when HTTPS redirects — through
-/// `RedirectingResponder`.
+/// from it: on the plain-HTTP listener while HTTPS is on, from the set's answers without HSTS, and
+/// through `RedirectingResponder` when HTTPS redirects.
 struct ServingSetResponder: HTTPResponder {
     let slot: ServingSetSlot
     /// The HTTPS port to redirect pages to; `nil` answers everything here.
     let redirect: RedirectPort?
+    /// Whether this is the plain-HTTP listener of a server that also serves HTTPS.
+    var besideHTTPS = false
 
     /// The answer, with the facts the observers read (they carry the site, and with it the rules
     /// of the set that answered, so a reload meanwhile does not change how the row is written).
     func respond(to request: HTTPRequest) -> AnnotatedResponse<ServedRequest> {
         let set = slot.set
+        let responder = besideHTTPS ? set.plainResponder : set.responder
         if let redirect {
-            return RedirectingResponder(inner: set.responder, httpsPort: redirect.port).respond(to: request)
+            return RedirectingResponder(inner: responder, httpsPort: redirect.port).respond(to: request)
         }
-        return set.responder.respond(to: request)
+        return responder.respond(to: request)
     }
 }

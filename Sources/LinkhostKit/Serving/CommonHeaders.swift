@@ -1,8 +1,8 @@
 import HTTPServing
 
 /// Headers every response of this server carries, whatever produced it: today
-/// `Strict-Transport-Security` when HTTPS is on. Browsers ignore HSTS on plain HTTP, so one set of
-/// prepared responses serves both listeners.
+/// `Strict-Transport-Security` on the HTTPS listener's answers (the plain-HTTP listener's are
+/// prepared without it: `ServingSet.plainResponder`).
 struct CommonHeaders: Sendable {
     let strictTransportSecurity: String?
 

@@ -108,7 +108,7 @@ public final class LinkhostServer: Sendable {
         let redirectPort = settings.tls.flatMap { $0.plainHTTP == .redirect ? RedirectPort(publicPort: $0.publicPort) : nil }
         redirect = redirectPort
         let direct = ServingSetResponder(slot: slot, redirect: nil)
-        let plain = ServingSetResponder(slot: slot, redirect: redirectPort)
+        let plain = ServingSetResponder(slot: slot, redirect: redirectPort, besideHTTPS: settings.tls != nil)
         self.observer = observer
         secureResponder = direct
         plainResponder = plain
