@@ -59,6 +59,66 @@ struct ClientClassifierTests {
         ("Mozilla/5.0", .unknown),
     ]
 
+    /// In-app browsers by app, from strings these apps send (iOS and Android).
+    static let inAppCases: [(String, String)] = [
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 327.0.3.22.91 (iPhone15,2; iOS 17_4; en_US; en; scale=3.00; 1179x2556; 589612196)",
+            "instagram"
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A.240805.005; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/127.0.6533.103 Mobile Safari/537.36 Instagram 343.0.0.33.101 Android (34/14; 420dpi; 1080x2400; Google/google; Pixel 8; shiba; shiba; en_US; 626264000)",
+            "instagram"
+        ),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/458.0.0.40.108;FBBV/590000000]",
+            "facebook"
+        ),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/MessengerForiOS;FBAV/450.0.0.39.109;FBBV/583000000]",
+            "messenger"
+        ),
+        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Safari Line/14.4.0", "line"),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) GSA/311.0.622470953 Mobile/15E148 Safari/604.1",
+            "google"
+        ),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.49(0x18003133) NetType/WIFI Language/zh_CN",
+            "wechat"
+        ),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 LinkedInApp/9.29.8010",
+            "linkedin"
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 13; SM-S911B Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/123.0 Mobile Safari/537.36 trill_330505 BytedanceWebview/d8a21c6",
+            "tiktok"
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 13; SM-S911B Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/123.0 Mobile Safari/537.36",
+            "android-webview"
+        ),
+    ]
+
+    @Test("an in-app browser is named by its app, Messenger apart from Facebook, a named app before a bare WebView")
+    func inAppBrowsersAreNamed() {
+        for (userAgent, app) in Self.inAppCases {
+            #expect(ClientClassifier.inAppBrowser(userAgent) == app, "\(userAgent)")
+            #expect(ClientClassifier.classify(userAgent) == .inAppBrowser, "\(userAgent)")
+            // Case does not matter, as for the class.
+            #expect(ClientClassifier.inAppBrowser(userAgent.uppercased()) == app, "\(userAgent)")
+        }
+    }
+
+    @Test("a browser is named as an in-app one exactly when it is classified as one")
+    func inAppNamesAgreeWithTheClass() {
+        // Link previews name an app too (WhatsApp, Facebook's fetcher), but are not browsers.
+        for (userAgent, clientClass) in Self.cases {
+            #expect((ClientClassifier.inAppBrowser(userAgent) != nil) == (clientClass == .inAppBrowser), "\(String(describing: userAgent))")
+        }
+        #expect(ClientClassifier.inAppBrowser("WhatsApp/2.24.8.78 A") == nil)
+    }
+
     @Test("user agents land in their class", arguments: cases)
     func classify(userAgent: String?, expected: ClientClass) {
         #expect(ClientClassifier.classify(userAgent) == expected)

@@ -17,6 +17,42 @@ public enum ClientClassifier {
         return .unknown
     }
 
+    /// Which app's browser `userAgent` is (`instagram`, `facebook`, `wechat`, … or `android-webview`
+    /// for an Android app that does not say which), or `nil` when it is not an in-app browser as
+    /// `classify` judges it. The same markers decide both, so the two answers always agree.
+    public static func inAppBrowser(_ userAgent: String?) -> String? {
+        guard let userAgent, !userAgent.isEmpty else { return nil }
+        var bytes = Array(userAgent.utf8)
+        for index in bytes.indices where bytes[index] >= 0x41 && bytes[index] <= 0x5A { bytes[index] |= 0x20 }
+        for rule in rules where rule.matches(bytes) {
+            guard rule.clientClass == .inAppBrowser else { return nil }
+            return inAppBrowsers.first { app in app.markers.contains { bytes.containsBytes(Array($0.utf8)) } }?.app
+        }
+        return nil
+    }
+
+    /// The in-app browsers by app, in the order they are told apart: Messenger before Facebook (its
+    /// string carries `FBAN/` too), every named app before an unnamed Android WebView (`; wv)`, which
+    /// Instagram's and TikTok's Android strings carry as well). Markers are lower case. Some apps
+    /// leave no trace: Gmail and Telegram open links in Safari View Controller or Chrome Custom
+    /// Tabs, which send the browser's own string.
+    package static let inAppBrowsers: [(app: String, markers: [String])] = [
+        ("messenger", ["fban/messengerforios", "fb_iab/messenger", "fban/orca-android"]),
+        ("facebook", ["fban/", "fbav/", "fb_iab", "fbios"]),
+        ("instagram", ["instagram"]),
+        ("line", [" line/"]),
+        ("google", [" gsa/"]),
+        ("snapchat", ["snapchat"]),
+        ("tiktok", ["musical_ly", "bytedancewebview", "tiktok"]),
+        ("wechat", ["micromessenger"]),
+        ("kakaotalk", ["kakaotalk"]),
+        ("linkedin", ["linkedinapp"]),
+        ("pinterest", ["[pinterest/"]),
+        ("twitter", ["twitter for iphone"]),
+        ("whatsapp", ["whatsapp"]),
+        ("android-webview", ["; wv)"]),
+    ]
+
     /// One line of the table: a class and the lower-case markers that identify it.
     package struct Rule: Sendable {
         package enum Needs: Sendable {
@@ -60,13 +96,7 @@ public enum ClientClassifier {
         // WhatsApp's preview fetcher is "WhatsApp/2.23.20.0 A"; its name inside a browser string is the app.
         Rule(.linkPreview, .prefix, ["whatsapp/"]),
         Rule(.appleCFNetwork, .all, ["cfnetwork/", "darwin/"]),
-        Rule(
-            .inAppBrowser, .any,
-            [
-                "instagram", "fban/", "fbav/", "fb_iab", "fbios", " line/", " gsa/", "snapchat", "musical_ly",
-                "bytedancewebview", "tiktok", "micromessenger", "kakaotalk", "linkedinapp", "[pinterest/",
-                "twitter for iphone", "whatsapp", "; wv)",
-            ]),
+        Rule(.inAppBrowser, .any, inAppBrowsers.flatMap(\.markers)),
         Rule(
             .bot, .prefix,
             [

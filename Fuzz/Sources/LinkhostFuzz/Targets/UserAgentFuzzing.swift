@@ -2,7 +2,7 @@ import LinkLog
 
 /// The User-Agent classifier against a plain reading of its own table (lower-case the ASCII
 /// letters, look for each marker with the standard library's search), against itself with the letters' case
-/// changed, and through `ClientClassCache`: the input holds two agents (split at the first NUL)
+/// changed, against its naming of in-app browsers (named exactly when classified as one), and through `ClientClassCache`: the input holds two agents (split at the first NUL)
 /// that one small cache classifies in turn, and the cache must say what the classifier says.
 enum UserAgentFuzzing {
     static let target = FuzzTarget(
@@ -20,6 +20,9 @@ enum UserAgentFuzzing {
             FuzzReport.check(decided == reference(agent), "classified \(FuzzReport.shown(agent)) as \(decided), the table says \(reference(agent))")
             let upper = String(decoding: agent.utf8.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }, as: UTF8.self)
             FuzzReport.check(ClientClassifier.classify(upper) == decided, "ASCII case changes the class of \(FuzzReport.shown(agent))")
+            let app = ClientClassifier.inAppBrowser(agent)
+            FuzzReport.check(
+                (app != nil) == (decided == .inAppBrowser), "in-app browser \(app ?? "none") but class \(decided) for \(FuzzReport.shown(agent))")
             let cached = cache.classify(agent)
             FuzzReport.check(
                 cached == decided, "the cache says \(cached), the classifier \(decided) for \(FuzzReport.shown(agent)) (after \(parts.map(FuzzReport.shown)))")
