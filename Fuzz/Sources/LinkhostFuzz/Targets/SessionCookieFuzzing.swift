@@ -49,10 +49,14 @@ enum SessionCookieFuzzing {
                 "found \(FuzzReport.shown(found)) that is not in \(FuzzReport.shown(header))")
             FuzzReport.check(cookie.verify(found, now: now) == nil || found == issued, "a header's cookie verifies: \(FuzzReport.shown(header))")
         }
-        if !value.contains(";"), value.first?.isWhitespace != true, value.last?.isWhitespace != true {
+        // Bytes, not Characters: ";" followed by a combining mark is one Character that is not ";",
+        // yet the header still splits at that byte. Only spaces and tabs are trimmed around a value.
+        let valueBytes = Array(value.utf8)
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        if !valueBytes.contains(0x3B), !(valueBytes.first.map(blank) ?? false), !(valueBytes.last.map(blank) ?? false) {
             let among = "theme=dark; \(SessionCookie.name)=\(value); other=1"
             FuzzReport.check(
-                SessionCookie.value(in: among).map { Array($0.utf8) } == Array(value.utf8),
+                SessionCookie.value(in: among).map { Array($0.utf8) } == valueBytes,
                 "\(FuzzReport.shown(value)) is not found in \(FuzzReport.shown(among))")
         }
     }
