@@ -55,7 +55,8 @@ public struct TrafficCheck: Sendable {
         var starting = GroupCounter()
         var notCheckable = GroupCounter()
         for link in logged {
-            let url = Self.matchableURL(link, sites: [before.site(for: link.host), after.site(for: link.host)].compactMap { $0 })
+            let sites = [before.site(for: link.host), after.site(for: link.host)].compactMap { $0 }
+            let url = Self.matchableURL(link, sites: sites)
             guard let parsed = try? AASAURL(url) else { continue }
             let old = before.opensApp(parsed, host: link.host, pathOnly: link.isBeforeQueries)
             let now = after.opensApp(parsed, host: link.host, pathOnly: link.isBeforeQueries)
@@ -76,6 +77,11 @@ public struct TrafficCheck: Sendable {
     /// The link as a URL the matcher reads: https, its host, its path and query with every hashed
     /// secret (`hmac:…`, or `-` when the log had no key) replaced by a value of its parameter's type.
     package static func matchableURL(_ link: LoggedLink, sites: [SiteConfiguration]) -> String {
+        // Most links hold no secret: nothing to replace, nothing to look up.
+        let mayHoldSecret = { (text: String) in text.contains("hmac") || text.contains("/-") || text.contains("=-") }
+        guard mayHoldSecret(link.path) || link.query.map(mayHoldSecret) == true else {
+            return "https://" + link.host + link.path + (link.query.map { "?" + $0 } ?? "")
+        }
         let rules = sites.flatMap(\.router.rules)
         let logged = rules.filter { $0.name == link.rule }
         // Path secrets in the order the logged rule's template has them; any secret type otherwise.
@@ -162,34 +168,40 @@ public struct TrafficCheck: Sendable {
     }
 }
 
-/// Each site's compiled AASA matcher under one config, made when a host first needs it.
+/// Each host's site and compiled AASA matcher under one config, looked up once per host: a log's
+/// links are many and its hosts few.
 private struct SiteMatchers {
     let configuration: LinkhostConfiguration
+    private var sites: [String: SiteConfiguration?] = [:]
     private var matchers: [String: AASAMatcher?] = [:]
 
     init(_ configuration: LinkhostConfiguration) {
         self.configuration = configuration
     }
 
-    func site(for host: String) -> SiteConfiguration? {
-        guard let normalized = HostLookup.normalize(host) else { return nil }
-        switch HostLookup.site(for: normalized, in: configuration) {
-        case .listed(let site), .fallback(let site): return site
-        case .none: return nil
+    mutating func site(for host: String) -> SiteConfiguration? {
+        if let known = sites[host] { return known }
+        var found: SiteConfiguration?
+        if let normalized = HostLookup.normalize(host) {
+            switch HostLookup.site(for: normalized, in: configuration) {
+            case .listed(let site), .fallback(let site): found = site
+            case .none: found = nil
+            }
         }
+        sites[host] = found
+        return found
     }
 
     /// Whether `url` opens an app under the file the host's site serves (no site or no readable
     /// file: it does not). With `pathOnly`, `nil` when the path alone does not decide.
     mutating func opensApp(_ url: AASAURL, host: String, pathOnly: Bool) -> Bool? {
-        guard let site = site(for: host) else { return false }
-        if matchers[site.id] == nil {
-            matchers[site.id] = try? AASAMatcher(AASADocument(json: site.aasa.document, byteCount: site.aasa.bytes.count))
+        if matchers[host] == nil {
+            matchers[host] = site(for: host).flatMap { site in try? AASAMatcher(AASADocument(json: site.aasa.document, byteCount: site.aasa.bytes.count)) }
         }
-        guard let matcher = matchers[site.id] ?? nil else { return false }
-        let domain = HostLookup.normalize(host)
+        guard let matcher = matchers[host] ?? nil else { return false }
         if pathOnly, !matcher.decidesWithoutQuery(url) { return nil }
-        return matcher.match(url, options: AASAMatchOptions(domain: domain)).decision == .match
+        // The URL is made on the link's own host, which served the file: no domain to check.
+        return matcher.decision(url) == .match
     }
 }
 
