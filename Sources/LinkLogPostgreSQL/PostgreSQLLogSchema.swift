@@ -8,7 +8,7 @@ import LinkLog
 /// migrate once. A test checks that a database migrated from version 5 and a new one are the same.
 public enum PostgreSQLLogSchema {
     /// The schema this build writes and reads.
-    public static let currentVersion = 6
+    public static let currentVersion = 7
 
     /// The current schema, derived from the declarations of the tables (`HitTable`, the rollups'
     /// `RollupTableSet` and `CreditTable`): what a new database is made with (`meta` is made first,
@@ -87,6 +87,15 @@ public enum PostgreSQLLogSchema {
                 "CREATE INDEX hits_view ON hits (view_id) WHERE view_id IS NOT NULL",
                 "CREATE INDEX hits_open_secret ON hits (secret, ts_ms) WHERE kind = 'app_open' AND secret IS NOT NULL",
             ] + RollupGrain.coarsestFirst.flatMap { rollupTableStatements(table: CreditTable.table($0), columns: CreditTable.columns) },
+        ),
+        // As SQLite's version 7: each hit's query, secret values hashed (`check --against-log`), and
+        // the last id of the rows logged before it.
+        (
+            7,
+            [
+                "ALTER TABLE hits ADD COLUMN query TEXT",
+                "INSERT INTO meta (key, value) SELECT '\(HitTable.queriesKeptAfterIDKey)', COALESCE(MAX(id), 0) FROM hits",
+            ]
         ),
     ]
 

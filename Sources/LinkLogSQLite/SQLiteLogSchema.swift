@@ -152,6 +152,16 @@ public enum SQLiteLogSchema {
                 """ + RollupGrain.coarsestFirst.map { rollupTableSQL(table: CreditTable.table($0), columns: CreditTable.columns) }.joined(separator: "\n"))
             try RollupBuilder(connection: connection).rebuildCreditsInCurrentTransaction()
         },
+        // Version 7: each hit's query (secret values hashed), so an AASA change can be checked
+        // against the links people used (`check --against-log`). Rows logged before stay NULL, and
+        // `meta` keeps the last of their ids, so a reader tells "no query" from "not kept".
+        Migration(version: 7) { connection in
+            try connection.execute(
+                """
+                ALTER TABLE hits ADD COLUMN query TEXT;
+                INSERT INTO meta (key, value) SELECT '\(HitTable.queriesKeptAfterIDKey)', COALESCE(MAX(id), 0) FROM hits;
+                """)
+        },
     ]
 
     /// A rollup table and the index the writer finds a key's row by (`SQLiteLogStore`), which also

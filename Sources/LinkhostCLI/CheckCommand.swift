@@ -17,6 +17,12 @@ struct CheckCommand: ParsableCommand {
             targets); LH0xx are disagreements between a \
             site's AASA file and its link rules; config is any other config problem. Exit status 0 with \
             warnings only, 1 with errors, 2 when the input cannot be read.
+
+            With --against-log SINCE: every distinct link logged since then (page views and app opens) \
+            is answered by Apple's matching under the AASA file --baseline serves and under the one \
+            --config serves; the links that would stop or start opening the app are listed per rule. \
+            Exit status 1 when any would stop, 0 otherwise, 2 for a bad time, an empty log or a \
+            config that does not load.
             """
     )
 
@@ -29,15 +35,39 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("An assetlinks.json file to check instead of a config.", valueName: "file"))
     var assetlinks: String?
 
-    @Flag(name: .long, help: "Print a JSON array of findings.")
+    @Option(
+        name: .customLong("against-log"),
+        help: ArgumentHelp(
+            "Check --config (the new config) against the links logged since this time (30m, 24h, 7d, 2026-11-01, 2026-11-01T10:00:00Z).",
+            valueName: "since"))
+    var againstLog: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --against-log: the config served now (default config.json).", valueName: "path"))
+    var baseline: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --against-log: the log database, a SQLite file or a postgresql:// URL (default: log.database of the baseline).", valueName: "path"))
+    var db: String?
+
+    @Flag(name: .long, help: "Print JSON (an array of findings; with --against-log, one object).")
     var json = false
 
     func validate() throws {
         let given = [("--config", config), ("--aasa", aasa), ("--assetlinks", assetlinks)].filter { $0.1 != nil }.map(\.0)
         if given.count > 1 { throw ValidationError("give one of --config PATH, --aasa FILE or --assetlinks FILE, not \(given.joined(separator: " and "))") }
+        if againstLog == nil, baseline != nil || db != nil { throw ValidationError("--baseline and --db go with --against-log SINCE") }
+        if againstLog != nil, config == nil { throw ValidationError("--against-log needs --config NEW, the config to check against the log") }
     }
 
     func run() throws {
+        if let againstLog, let config {
+            let check = try TrafficCheckRun(since: againstLog, baseline: baseline ?? "config.json", new: config, db: db).run()
+            StandardOutput.write(json ? check.json.jsonText(.pretty(indent: 2)) + "\n" : check.text)
+            if check.stopsAny { throw ExitCode(1) }
+            return
+        }
         let findings: [CheckFinding]
         if let aasa {
             findings = LinkhostCheck.check(aasaBytes: try InputFile.bytes(at: aasa, flag: "--aasa"))

@@ -207,3 +207,22 @@ struct MatchingRuleTests {
         #expect(try wrongPart.decision("https://example.com/#/market/x") == .none)
     }
 }
+
+@Suite("Whether the path alone decides")
+struct QueryIndependenceTests {
+    static func matcher(_ components: String) throws -> AASAMatcher {
+        try AASAMatcher(AASADocument(bytes: Array(#"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.a"], "components": [\#(components)]}]}}"#.utf8)))
+    }
+
+    @Test func theFirstComponentWhosePathFitsDecidesWhenItAcceptsEveryQuery() throws {
+        let matcher = try Self.matcher(#"{"/": "/a", "?": {"id": "?*"}}, {"/": "/b", "?": {"x": "*"}}, {"/": "/c", "?": "*"}, {"/": "*"}"#)
+        #expect(!matcher.decidesWithoutQuery(try AASAURL("https://x.example/a")))
+        #expect(matcher.decidesWithoutQuery(try AASAURL("https://x.example/b")))
+        #expect(matcher.decidesWithoutQuery(try AASAURL("https://x.example/c")))
+        #expect(matcher.decidesWithoutQuery(try AASAURL("https://x.example/d")))
+        // An exclusion whose query decides makes the query decide as well.
+        let excluding = try Self.matcher(#"{"/": "/a", "?": {"preview": "1"}, "exclude": true}, {"/": "/a"}"#)
+        #expect(!excluding.decidesWithoutQuery(try AASAURL("https://x.example/a")))
+        #expect(excluding.decidesWithoutQuery(try AASAURL("https://x.example/z")))
+    }
+}

@@ -116,7 +116,7 @@ struct LogSchemaMigrationTests {
         let columns = try connection.prepare("SELECT name FROM pragma_table_info('hits')")
         var names: [String] = []
         while try columns.step() { names.append(columns.text(at: 0) ?? "") }
-        #expect(names.suffix(3) == ["event", "secret", "view_id"])
+        #expect(names.suffix(4) == ["event", "secret", "view_id", "query"])
         let index = try #require(try connection.queryText("SELECT sql FROM sqlite_master WHERE name = 'hits_secret_time'"))
         #expect(index.contains("(secret, ts_ms)") && index.contains("WHERE secret IS NOT NULL"), "\(index)")
         let plan = try connection.prepare("EXPLAIN QUERY PLAN SELECT id FROM hits WHERE secret = ?1 AND ts_ms <= ?2")
@@ -166,7 +166,7 @@ struct LogSchemaMigrationTests {
         let connection = try SQLiteConnection(path: fixture.databasePath)
         try connection.execute(
             """
-            DROP INDEX hits_view; DROP INDEX hits_open_secret; ALTER TABLE hits DROP COLUMN view_id;
+            ALTER TABLE hits DROP COLUMN query; DROP INDEX hits_view; DROP INDEX hits_open_secret; ALTER TABLE hits DROP COLUMN view_id;
             DROP TABLE credits_hourly; DROP TABLE credits_daily; PRAGMA user_version = 5;
             """)
         let reader = try fixture.reader()

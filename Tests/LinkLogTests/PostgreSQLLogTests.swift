@@ -240,6 +240,30 @@ struct PostgreSQLLogTests {
         #expect(status.lastError != nil)
     }
 
+    @Test("the distinct links of a window are read with their queries and counts, as in SQLite")
+    func linksLikeSQLite() throws {
+        let server = try TemporaryPostgreSQL()
+        let folder = try TemporaryDirectory()
+        func record(_ kind: String, _ query: String?, at offset: Int64) -> LogRecord {
+            LogRecord(
+                timestampMilliseconds: 1_793_527_200_000 + offset, siteID: "awful", host: "forums.somethingawful.com", method: "GET",
+                path: "/showthread.php", kind: kind, rule: "thread", status: 200, durationMicroseconds: 1, query: query)
+        }
+        let records = [
+            record("fallback", "threadid=1", at: 0), record("app_open", "threadid=1", at: 10), record("fallback", nil, at: 20),
+            record("aasa", nil, at: 30), record("fallback", "threadid=3", at: -1000),
+        ]
+        var answers: [[LoggedLink]] = []
+        for database in [LogDatabaseLocator.database(at: server.url), LogDatabaseLocator.database(at: folder.path + "/log.sqlite")] {
+            let writer = try Self.writer(database)
+            for entry in records { writer.enqueue(entry) }
+            writer.stop()
+            answers.append(try LogReader(database: database).links(since: 1_793_527_200_000, until: nil))
+        }
+        #expect(answers[0].map { "\($0.query ?? "-") \($0.hits) \($0.isBeforeQueries)" } == ["threadid=1 2 false", "- 1 false"])
+        #expect(answers[0] == answers[1])
+    }
+
     @Test("a reader never creates the log's tables")
     func readerNeedsTheTables() throws {
         let server = try TemporaryPostgreSQL()
@@ -268,6 +292,9 @@ struct PostgreSQLLogTests {
             """)
         let migrated = try LogDatabaseLocator.database(at: migratedURL).openConnection(readOnly: false)
         #expect(try migrated.queryInteger("SELECT COUNT(*) FROM hits WHERE view_id IS NOT NULL") == 1)
+        // Its rows come from before the log kept queries: the check answers them by path alone.
+        let links = try LogReader(connection: migrated, databaseName: "migrated").links(since: 0, until: nil)
+        #expect(links.map(\.isBeforeQueries) == [true, true])
 
         let migratedSchema = try Self.schema(migrated)
         let newSchema = try Self.schema(newConnection)

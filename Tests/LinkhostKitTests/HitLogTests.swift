@@ -101,6 +101,26 @@ struct HitLogTests {
         #expect(Set(logged.map(\.path)).count == 2)
     }
 
+    @Test func theQueryIsKeptAsSentWithSecretValuesHashed() throws {
+        let server = try LinkhostServer(configuration: try configuration())
+        let client = server.inProcess
+        _ = try client.request("GET", "/addfriend?code=SECRET42&from=qrcode&code=OTHER7", host: "rowhni.com")
+        _ = try client.request("GET", "/showthread.php?threadid=456&pagenumber=2&utm_source=x", host: "forums.somethingawful.com")
+        _ = try client.request("GET", "/forumdisplay.php", host: "forums.somethingawful.com")
+        server.stop()
+        let all = try rows()
+        let invite = try #require(all.first { $0.rule == "addfriend" })
+        let parameters = try JSONParser().parse(try #require(invite.parametersJSON))
+        let token = try #require(parameters["code"]?.stringValue)
+        // Every occurrence of the secret is hashed, as the params column hashes the first.
+        let second = try #require(invite.query?.split(separator: "&").last.map(String.init))
+        #expect(invite.query == "code=\(token.replacingOccurrences(of: ":", with: "%3A"))&from=qrcode&" + second)
+        #expect(second.hasPrefix("code=hmac%3A") && second != "code=\(token.replacingOccurrences(of: ":", with: "%3A"))")
+        #expect(all.first { $0.rule == "threadPage" }?.query == "threadid=456&pagenumber=2&utm_source=x")
+        let forum = try #require(all.first { $0.path == "/forumdisplay.php" })
+        #expect(forum.query == nil)
+    }
+
     /// Eight threads answered at once: the responder, the metrics and the log writer's queue under
     /// contention (that every exchange the HTTP layer completes reaches the observer is its own
     /// test, in ExchangeStateTests and through the binary below).

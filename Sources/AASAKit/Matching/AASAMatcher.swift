@@ -41,19 +41,7 @@ public struct AASAMatcher: Sendable {
         }
         let prepared = PreparedURL(url)
         let considered = entries.filter { options.appID.map($0.source.appIDs.contains) ?? true }
-        var decided = Set<String>()
-        var appDecisions: [AASAAppDecision] = []
-        for entry in considered {
-            let apps = entry.source.appIDs.filter { !decided.contains($0) && (options.appID == nil || $0 == options.appID) }
-            guard !apps.isEmpty, let hit = entry.firstDecision(for: prepared) else { continue }
-            for app in apps {
-                decided.insert(app)
-                appDecisions.append(
-                    AASAAppDecision(
-                        appID: app, decision: hit.excludes ? .exclude : .match,
-                        detailsIndex: entry.source.index, ruleIndex: hit.ruleIndex, ruleKind: hit.kind))
-            }
-        }
+        let appDecisions = Self.appDecisions(prepared, entries: considered, options: options)
         let explainer = MatchExplainer(entries: considered, url: prepared, document: document, options: options)
         let deciding = appDecisions.first { $0.decision == .match } ?? appDecisions.first
         guard let deciding, let detailsIndex = deciding.detailsIndex, let ruleIndex = deciding.ruleIndex, let kind = deciding.ruleKind,
@@ -72,6 +60,35 @@ public struct AASAMatcher: Sendable {
         return AASAMatchResult(
             url: url, domain: domain, decision: deciding.decision, rule: reference, appIDs: apps,
             appDecisions: appDecisions, closestRule: nil, explanation: explanation)
+    }
+
+    /// The decision alone, without the explanation `match` words: for answering many URLs (every
+    /// link of a log, `check --against-log`), where wording each answer would cost most of the time.
+    public func decision(_ url: AASAURL, options: AASAMatchOptions = AASAMatchOptions()) -> AASADecision {
+        guard Self.refusal(of: url, options: options) == nil else { return .none }
+        let considered = entries.filter { options.appID.map($0.source.appIDs.contains) ?? true }
+        let decisions = Self.appDecisions(PreparedURL(url), entries: considered, options: options)
+        if decisions.contains(where: { $0.decision == .match }) { return .match }
+        return decisions.isEmpty ? .none : .exclude
+    }
+
+    /// Each app's decision: its first entry, in array order, that decides, and that entry's first
+    /// rule that matches.
+    private static func appDecisions(_ prepared: PreparedURL, entries considered: [CompiledEntry], options: AASAMatchOptions) -> [AASAAppDecision] {
+        var decided = Set<String>()
+        var appDecisions: [AASAAppDecision] = []
+        for entry in considered {
+            let apps = entry.source.appIDs.filter { !decided.contains($0) && (options.appID == nil || $0 == options.appID) }
+            guard !apps.isEmpty, let hit = entry.firstDecision(for: prepared) else { continue }
+            for app in apps {
+                decided.insert(app)
+                appDecisions.append(
+                    AASAAppDecision(
+                        appID: app, decision: hit.excludes ? .exclude : .match,
+                        detailsIndex: entry.source.index, ruleIndex: hit.ruleIndex, ruleKind: hit.kind))
+            }
+        }
+        return appDecisions
     }
 
     /// Why `url` is not a link this file can decide, checked before any rule: a scheme other than

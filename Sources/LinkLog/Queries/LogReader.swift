@@ -6,7 +6,7 @@
 /// keeps in step with the hits, and only the cut hours at the ends of a `since`/`until` range from
 /// the hits themselves; the answer is the same as counting the hits (`usesRollups: false` does that).
 public final class LogReader {
-    private let connection: any LogSQLConnection
+    let connection: any LogSQLConnection
 
     /// The database being read, as `LogDatabase.displayName` shows it.
     public let databaseName: String

@@ -20,6 +20,8 @@ package enum HitTable {
         Column("host", \.host, listing: .shown(.late)),
         Column("method", \.method, listing: .shown(.last)),
         Column("path", \.path, listing: .shown(.normal)),
+        // Listed when asked for by name, so listings keep the columns they always showed.
+        Column("query", \.query, since: 7, listing: .onRequest(.late)),
         Column("kind", \.kind, listing: .shown(.last)),
         Column("rule", \.rule, listing: .shown(.late)),
         Column("status", \.status, listing: .shown(.never)),
@@ -59,6 +61,10 @@ package enum HitTable {
 
     /// The `meta` key counting records the writer refused because its queue was full.
     package static let droppedRecordsKey = "dropped_records"
+
+    /// The `meta` key holding the largest row id written before the log kept queries (schema version
+    /// 7); absent in a log made at version 7 or later, where every row has its query.
+    package static let queriesKeptAfterIDKey = "queries_kept_after_id"
 
     // MARK: Derived
 

@@ -48,6 +48,10 @@ public struct LogRecord: Sendable {
     /// bad links and app opens; `nil` otherwise. It pairs a view with a later app open of the same
     /// invite code (`LogReader.funnel`) without the code itself being stored.
     public var secretToken: String?
+    /// The link's query as sent (without the `?`), each value of a secret parameter replaced by its
+    /// `SecretHasher` token; `nil` when the link had none. Kept so an AASA change can be checked
+    /// against the links people used (`check --against-log`): rules differ by their query items.
+    public var query: String?
 
     /// Makes a record; only the facts every response has are required.
     public init(
@@ -71,7 +75,8 @@ public struct LogRecord: Sendable {
         clientClass: String? = nil,
         clientAddress: String? = nil,
         event: String? = nil,
-        secretToken: String? = nil
+        secretToken: String? = nil,
+        query: String? = nil
     ) {
         self.timestampMilliseconds = timestampMilliseconds
         self.siteID = siteID
@@ -94,6 +99,7 @@ public struct LogRecord: Sendable {
         self.clientAddress = clientAddress
         self.event = event
         self.secretToken = secretToken
+        self.query = query
     }
 
     /// The wall-clock time now in UTC milliseconds since 1970, for `timestampMilliseconds`.

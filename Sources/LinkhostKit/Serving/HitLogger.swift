@@ -86,6 +86,8 @@ final class HitLogger: Sendable {
         )
         record.event = served.event
         record.secretToken = secretToken
+        record.query = Self.loggedQuery(
+            reported == nil ? request.rawQuery : nil, items: query, secret: site?.secretNames ?? [], token: { value in hasher.map { $0.token(for: value) } })
         record.takeParameters(
             from: Self.formItems(query, keeping: tracked, site?.secretNames ?? []), tracked: tracked, secret: site?.secretNames ?? [], hasher: hasher)
         writer.enqueue(record)
@@ -101,6 +103,44 @@ final class HitLogger: Sendable {
             kept.append((name, PercentCoding.decode(item.value, plusAsSpace: true).text))
         }
         return kept
+    }
+
+    /// The query as the log keeps it (`LogRecord.query`): `raw` as sent when no item is secret (the
+    /// common case costs nothing but keeping the string), else rebuilt from `items` with each secret
+    /// value replaced by its token (`-` without a hasher, as in the path), hashed form-decoded exactly
+    /// as the `secret` column and `params` hash it. A reported link has no raw query (`raw` is nil):
+    /// it is rebuilt from its items, an item sent without `=` then written with one (AASA reads both as
+    /// an empty value). `nil` when there is no query at all.
+    static func loggedQuery(
+        _ raw: String?, items: [(name: String, value: String)], secret: Set<String>, token: (String) -> String?
+    ) -> String? {
+        if let raw, secret.isEmpty { return raw }
+        if items.isEmpty { return raw }
+        var hasSecret = false
+        if !secret.isEmpty {
+            for item in items where secret.contains(Self.formName(item.name)) {
+                hasSecret = true
+                break
+            }
+        }
+        if let raw, !hasSecret { return raw }
+        var rebuilt = ""
+        for item in items {
+            if !rebuilt.isEmpty { rebuilt += "&" }
+            rebuilt += item.name
+            rebuilt += "="
+            if hasSecret, secret.contains(Self.formName(item.name)) {
+                rebuilt += token(PercentCoding.decode(item.value, plusAsSpace: true).text).map { PercentCoding.encode($0) } ?? "-"
+            } else {
+                rebuilt += item.value
+            }
+        }
+        return rebuilt
+    }
+
+    /// A query item's name as a form decodes it, decoded only when it holds an escape or a `+`.
+    private static func formName(_ name: String) -> String {
+        name.utf8.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") } ? PercentCoding.decode(name, plusAsSpace: true).text : name
     }
 
     /// The first value of `name` in a query split as sent, form-decoded; `nil` when absent.
