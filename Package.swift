@@ -230,7 +230,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkRulesTests",
-            dependencies: ["LinkRules", "OrderedJSON"],
+            dependencies: ["LinkRules", "OrderedJSON", "PercentCoding"],
             swiftSettings: strictness
         ),
         .testTarget(

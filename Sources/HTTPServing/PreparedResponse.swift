@@ -18,10 +18,10 @@ public final class PreparedResponse: @unchecked Sendable {
         try self.init(status: status, headers: headers, body: body, handleBody: body)
     }
 
-    /// Like `init(status:headers:body:)` for headers that `check(_:)` already passed: a page made
-    /// for every new link carries the same fixed headers, checked once when the site was set up.
-    package convenience init(status: Int, checkedHeaders headers: HTTPHeaders, body: [UInt8]) throws(HTTPServerError) {
-        try self.init(status: status, headers: headers, body: body, handleBody: body, checked: true)
+    /// Like `init(status:headers:body:)` for headers checked and turned into C strings once: a page
+    /// made for every new link carries the same fixed headers, prepared when the site was set up.
+    package convenience init(status: Int, checkedHeaders headers: CheckedHeaders, body: [UInt8]) throws(HTTPServerError) {
+        try self.init(status: status, headers: headers.fields, body: body) { ResponseBuilder.makeHandle(body: body, headers: headers) }
     }
 
     /// Throws when a header field has characters not allowed in HTTP.
@@ -40,12 +40,17 @@ public final class PreparedResponse: @unchecked Sendable {
         try PreparedResponse(status: 304, headers: headers, body: [], handleBody: body)
     }
 
-    private init(status: Int, headers: HTTPHeaders, body: [UInt8], handleBody: [UInt8], checked: Bool = false) throws(HTTPServerError) {
+    private convenience init(status: Int, headers: HTTPHeaders, body: [UInt8], handleBody: [UInt8]) throws(HTTPServerError) {
+        try Self.check(headers)
+        try self.init(status: status, headers: headers, body: body) { ResponseBuilder.makeHandle(body: handleBody, headers: headers) }
+    }
+
+    /// Checks the status, then builds the handle with `makeHandle`.
+    private init(status: Int, headers: HTTPHeaders, body: [UInt8], makeHandle: () -> OpaquePointer?) throws(HTTPServerError) {
         guard (100...599).contains(status) else {
             throw HTTPServerError.invalidResponse("status \(status) is outside 100...599")
         }
-        if !checked { try Self.check(headers) }
-        guard let handle = ResponseBuilder.makeHandle(body: handleBody, headers: headers) else {
+        guard let handle = makeHandle() else {
             throw HTTPServerError.invalidResponse("libmicrohttpd could not build the response")
         }
         self.status = status

@@ -4,14 +4,7 @@ internal import CMicroHTTPD
 enum ResponseBuilder {
     /// A new response handle holding a copy of `body` and the given headers; `nil` if MHD refuses.
     static func makeHandle(body: [UInt8], headers: HTTPHeaders) -> OpaquePointer? {
-        let handle: OpaquePointer? = body.withUnsafeBytes { buffer in
-            if buffer.isEmpty {
-                return MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
-            }
-            return MHD_create_response_from_buffer(
-                buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
-        }
-        guard let handle else { return nil }
+        guard let handle = makeHandle(body: body) else { return nil }
         for field in headers {
             guard MHD_add_response_header(handle, field.name, field.value) == MHD_Result.YES else {
                 MHD_destroy_response(handle)
@@ -19,6 +12,32 @@ enum ResponseBuilder {
             }
         }
         return handle
+    }
+
+    /// `makeHandle(body:headers:)` for headers already held as C strings.
+    static func makeHandle(body: [UInt8], headers: CheckedHeaders) -> OpaquePointer? {
+        guard let handle = makeHandle(body: body) else { return nil }
+        for field in headers.cStrings {
+            let added = field.name.withUnsafeBufferPointer { name in
+                field.value.withUnsafeBufferPointer { value in MHD_add_response_header(handle, name.baseAddress, value.baseAddress) }
+            }
+            guard added == MHD_Result.YES else {
+                MHD_destroy_response(handle)
+                return nil
+            }
+        }
+        return handle
+    }
+
+    /// A new response handle holding a copy of `body` and no headers yet.
+    private static func makeHandle(body: [UInt8]) -> OpaquePointer? {
+        body.withUnsafeBytes { buffer in
+            if buffer.isEmpty {
+                return MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
+            }
+            return MHD_create_response_from_buffer(
+                buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+        }
     }
 
     /// Queues `response` on `connection`; builds (and releases) a one-off handle unless prepared.

@@ -18,6 +18,9 @@ public struct AppURLTemplate: Sendable, Equatable, CustomStringConvertible {
     public let requiredPlaceholders: [String]
     /// Each query item's placeholders (value and name): the item is left out when one lacks a value.
     private let itemPlaceholders: [[String]]
+    /// `base` and the query items split at their placeholders once (an app URL is made for every new link).
+    private let basePieces: TemplatePieces
+    private let itemPieces: [(name: TemplatePieces, value: TemplatePieces?)]
 
     public static func == (lhs: AppURLTemplate, rhs: AppURLTemplate) -> Bool { lhs.text == rhs.text }
 
@@ -56,6 +59,8 @@ public struct AppURLTemplate: Sendable, Equatable, CustomStringConvertible {
         self.queryItems = queryItems
         requiredPlaceholders = TextTemplate.placeholders(in: base)
         itemPlaceholders = queryItems.map { TextTemplate.placeholders(in: $0.1 ?? "") + TextTemplate.placeholders(in: $0.0) }
+        basePieces = TemplatePieces(base)
+        itemPieces = queryItems.map { (TemplatePieces($0.0), $0.1.map(TemplatePieces.init)) }
     }
 
     /// All placeholders.
@@ -64,20 +69,29 @@ public struct AppURLTemplate: Sendable, Equatable, CustomStringConvertible {
     /// The app URL for decoded `values`, with `extraQuery` items (pass-through parameters such as
     /// `noseen=1`) appended; `nil` when a required value is missing.
     public func expand(_ values: [String: String], extraQuery: [(name: String, value: String)] = []) -> String? {
-        var encoded: [String: String] = [:]
-        for (name, value) in values { encoded[name] = PercentCoding.encode(value) }
         for name in requiredPlaceholders where (values[name] ?? "").isEmpty { return nil }
-        var url = TextTemplate.fill(base, with: encoded)
-        var query: [String] = []
-        for (item, names) in zip(queryItems, itemPlaceholders) {
+        // Every value percent-encoded as it is placed; items joined by `&` after one `?`.
+        var url = ""
+        url.reserveCapacity(text.utf8.count + 32)
+        basePieces.fill(values, percentEncoded: true, into: &url)
+        var separator = "?"
+        for (pieces, names) in zip(itemPieces, itemPlaceholders) {
             if names.contains(where: { (values[$0] ?? "").isEmpty }) { continue }
-            let name = TextTemplate.fill(item.name, with: encoded)
-            query.append(item.value.map { name + "=" + TextTemplate.fill($0, with: encoded) } ?? name)
+            url += separator
+            separator = "&"
+            pieces.name.fill(values, percentEncoded: true, into: &url)
+            if let value = pieces.value {
+                url += "="
+                value.fill(values, percentEncoded: true, into: &url)
+            }
         }
         for item in extraQuery where !queryItems.contains(where: { $0.name == item.name }) {
-            query.append(PercentCoding.encode(item.name) + "=" + PercentCoding.encode(item.value))
+            url += separator
+            separator = "&"
+            url += PercentCoding.encode(item.name)
+            url += "="
+            url += PercentCoding.encode(item.value)
         }
-        if !query.isEmpty { url += "?" + query.joined(separator: "&") }
         return url
     }
 

@@ -37,26 +37,51 @@ public struct LinkRouter: Sendable {
     /// Routes a request path as sent and its query already split by `queryItems(_:)` (a server that
     /// needs the items for more than routing splits the query once).
     public func route(rawPath: String, query: [(name: String, value: String)]) -> RouteResult {
-        var closest: (rule: LinkRule, unmet: Int, problem: LinkProblem, captures: [String: String])?
-        for (index, rule) in rules.enumerated() {
-            guard let rawCaptures = rule.path.match(rawPath: rawPath, caseSensitive: rule.caseSensitive) else { continue }
-            let unmet = unmetConstraints(of: rule, queryParameters: queryParameters[index], in: query)
+        // Rules are reached by index, not copied out of the array: a rule is a large value, and
+        // every rule whose path matches is tried for every new link.
+        var closest: (index: Int, unmet: Int, problem: LinkProblem, captures: [String: String])?
+        for index in rules.indices {
+            let caseSensitive = rules[index].caseSensitive
+            guard let rawCaptures = rules[index].path.match(rawPath: rawPath, caseSensitive: caseSensitive) else { continue }
+            let unmet = unmetConstraints(queryParameters: queryParameters[index], caseSensitive: caseSensitive, in: query)
             if let first = unmet.first {
                 if closest == nil || unmet.count < closest!.unmet {
-                    closest = (rule, unmet.count, first, rawCaptures)
+                    closest = (index, unmet.count, first, rawCaptures)
                 }
                 continue
             }
-            return check(rule, rawCaptures: rawCaptures, query: query)
+            return check(rules[index], rawCaptures: rawCaptures, query: query)
         }
-        if let closest { return .badLink(rule: closest.rule, problem: closest.problem, captures: closest.captures) }
+        if let closest { return .badLink(rule: rules[closest.index], problem: closest.problem, captures: closest.captures) }
         return .noRule
     }
 
     /// Query items as sent (not decoded); an item without `=` has an empty value, as AASA reads it.
+    /// Split as `QueryString` splits with `.asWritten` (on the byte `&`, empty pieces skipped, the
+    /// name ending at the first `=`), over the query's contiguous bytes: this runs for every new link.
     public static func queryItems(_ rawQuery: String?) -> [(name: String, value: String)] {
-        guard let rawQuery else { return [] }
-        return QueryString(rawQuery, decoding: .asWritten).map { ($0.name, $0.value ?? "") }
+        guard var rawQuery, !rawQuery.isEmpty else { return [] }
+        return rawQuery.withUTF8 { bytes in
+            var items: [(name: String, value: String)] = []
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                var equals = -1
+                while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
+                    if equals < 0, bytes[end] == UInt8(ascii: "=") { equals = end }
+                    end += 1
+                }
+                if end > start {
+                    // Cut at ASCII bytes, so every piece of the valid UTF-8 text is valid UTF-8 itself.
+                    let nameEnd = equals < 0 ? end : equals
+                    let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<nameEnd]), as: UTF8.self)
+                    let value = equals < 0 ? "" : String(decoding: UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end]), as: UTF8.self)
+                    items.append((name, value))
+                }
+                start = end + 1
+            }
+            return items
+        }
     }
 
     /// Whether a query item's name is `name` (without case for case-insensitive rules).
@@ -64,14 +89,21 @@ public struct LinkRouter: Sendable {
         caseSensitive ? item.name == name : item.name.lowercased() == name.lowercased()
     }
 
-    /// The AASA-level constraints the query does not meet, as problems, in parameter order. Runs for
-    /// every rule whose path matches a new link, so it looks at the items in place, copying nothing.
-    private func unmetConstraints(of rule: LinkRule, queryParameters: [LinkParameter], in query: [(name: String, value: String)]) -> [LinkProblem] {
-        var unmet: [LinkProblem] = []
-        let caseSensitive = rule.caseSensitive
-        for parameter in queryParameters {
-            let name = parameter.name
-            switch parameter.constraint {
+    /// The AASA-level constraints the query does not meet: how many, and the first in parameter
+    /// order as a problem. Runs for every rule whose path matches a new link, so it looks at the
+    /// items in place, copying nothing.
+    private func unmetConstraints(
+        queryParameters: [LinkParameter], caseSensitive: Bool, in query: [(name: String, value: String)]
+    ) -> (first: LinkProblem?, count: Int) {
+        var first: LinkProblem?
+        var count = 0
+        func unmet(_ problem: @autoclosure () -> LinkProblem) {
+            if first == nil { first = problem() }
+            count += 1
+        }
+        for index in queryParameters.indices {
+            let name = queryParameters[index].name
+            switch queryParameters[index].constraint {
             case .fixed(let expected):
                 var found = false
                 var allEqual = true
@@ -80,13 +112,13 @@ public struct LinkRouter: Sendable {
                     if caseSensitive ? item.value != expected : item.value.lowercased() != expected.lowercased() { allEqual = false }
                 }
                 if !found {
-                    unmet.append(.missing(parameter: name))
+                    unmet(.missing(parameter: name))
                 } else if !allEqual {
-                    unmet.append(.wrongValue(parameter: name, expected: expected))
+                    unmet(.wrongValue(parameter: name, expected: expected))
                 }
             case .absent:
                 if query.contains(where: { Self.named($0, name, caseSensitive: caseSensitive) && !$0.value.isEmpty }) {
-                    unmet.append(.unexpected(parameter: name))
+                    unmet(.unexpected(parameter: name))
                 }
             case .typed(_, let required):
                 if required {
@@ -96,11 +128,11 @@ public struct LinkRouter: Sendable {
                         found = true
                         if item.value.isEmpty { anyEmpty = true }
                     }
-                    if !found || anyEmpty { unmet.append(.missing(parameter: name)) }
+                    if !found || anyEmpty { unmet(.missing(parameter: name)) }
                 }
             }
         }
-        return unmet
+        return (first, count)
     }
 
     /// Type checks after a match, and the app URL.

@@ -22,12 +22,19 @@ extension LinkRule {
     /// items (UTM parameters). Values are checked against their types.
     public func link(values: [String: String], extraQuery: [(name: String, value: String)] = []) throws -> String {
         for name in values.keys where parameter(name) == nil { throw LinkBuildError.unknown(name) }
-        var query: [String] = []
+        // Items joined by `&` as they are made: this runs for every page of a new link.
+        var query = ""
+        func add(_ name: String, _ value: String) {
+            if !query.isEmpty { query += "&" }
+            query += PercentCoding.encode(name)
+            query += "="
+            query += PercentCoding.encode(value)
+        }
         for parameter in parameters {
             let value = values[parameter.name]
             switch parameter.constraint {
             case .fixed(let fixed):
-                query.append("\(PercentCoding.encode(parameter.name))=\(PercentCoding.encode(fixed))")
+                add(parameter.name, fixed)
                 continue
             case .absent:
                 continue
@@ -37,17 +44,17 @@ extension LinkRule {
                     continue
                 }
                 guard type.accepts(value) else { throw LinkBuildError.malformed(parameter.name, type) }
-                if parameter.location == .query {
-                    query.append("\(PercentCoding.encode(parameter.name))=\(PercentCoding.encode(value))")
-                }
+                if parameter.location == .query { add(parameter.name, value) }
             }
         }
-        for item in extraQuery {
-            query.append("\(PercentCoding.encode(item.name))=\(PercentCoding.encode(item.value))")
-        }
-        guard let path = path.expand(values) else {
+        for item in extraQuery { add(item.name, item.value) }
+        guard var link = path.expand(values) else {
             throw LinkBuildError.missing(path.placeholderNames.first { (values[$0] ?? "").isEmpty } ?? "?")
         }
-        return query.isEmpty ? path : path + "?" + query.joined(separator: "&")
+        if !query.isEmpty {
+            link += "?"
+            link += query
+        }
+        return link
     }
 }

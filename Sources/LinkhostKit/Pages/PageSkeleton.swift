@@ -21,6 +21,9 @@ struct PageSkeleton: Sendable {
     private let holes: [Hole]
     /// The fixed bytes in all, for reserving the body's size.
     private let fixedCount: Int
+    /// The slots escaped in more than one hole (a page's canonical URL and heading appear in its
+    /// head and its body): their values are escaped once per fill.
+    private let repeatedEscaped: PageSlots
 
     /// The marker of `slot` in the page's values before rendering.
     static func marker(_ slot: PageSlot) -> String { "\u{E000}\(nonce)-\(slot.rawValue)<\u{E001}" }
@@ -64,6 +67,13 @@ struct PageSkeleton: Sendable {
         self.pieces = pieces
         self.holes = holes
         fixedCount = pieces.reduce(0) { $0 + $1.count }
+        var seen = PageSlots()
+        var repeated = PageSlots()
+        for hole in holes where hole.escaped {
+            let slot = PageSlots(hole.slot)
+            if seen.contains(slot) { repeated.insert(slot) } else { seen.insert(slot) }
+        }
+        repeatedEscaped = repeated
     }
 
     /// The page with `values` in its holes (a missing value leaves its hole empty).
@@ -71,9 +81,18 @@ struct PageSkeleton: Sendable {
         var body: [UInt8] = []
         body.reserveCapacity(fixedCount + 512)
         body.append(contentsOf: pieces[0])
+        var escapedOnce = [[UInt8]?](repeating: nil, count: repeatedEscaped.isEmpty ? 0 : PageSlot.allCases.count)
         for (index, hole) in holes.enumerated() {
             if let value = values[hole.slot] {
-                if hole.escaped { HTMLEscaping.append(value, to: &body) } else { body.append(contentsOf: value.utf8) }
+                if !hole.escaped {
+                    body.append(contentsOf: value.utf8)
+                } else if repeatedEscaped.contains(PageSlots(hole.slot)) {
+                    let escaped = escapedOnce[hole.slot.rawValue] ?? HTMLEscaping.bytes(value)
+                    escapedOnce[hole.slot.rawValue] = escaped
+                    body.append(contentsOf: escaped)
+                } else {
+                    HTMLEscaping.append(value, to: &body)
+                }
             }
             body.append(contentsOf: pieces[index + 1])
         }
@@ -90,6 +109,11 @@ enum PageSlot: Int, Sendable, CaseIterable {
 /// A set of page slots, one bit each (a set per request would be an allocation).
 struct PageSlots: OptionSet, Hashable, Sendable {
     let rawValue: UInt16
+
+    init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    /// The set of `slot` alone.
+    init(_ slot: PageSlot) { rawValue = 1 << slot.rawValue }
 }
 
 /// A page's varying values by slot; `nil` where the page has none.
@@ -145,11 +169,16 @@ enum HTMLEscaping {
         }
     }
 
-    /// `text` escaped, as a string.
-    static func escape(_ text: String) -> String {
+    /// `text` escaped, as bytes.
+    static func bytes(_ text: String) -> [UInt8] {
         var body: [UInt8] = []
         append(text, to: &body)
-        return String(decoding: body, as: UTF8.self)
+        return body
+    }
+
+    /// `text` escaped, as a string.
+    static func escape(_ text: String) -> String {
+        String(decoding: bytes(text), as: UTF8.self)
     }
 }
 

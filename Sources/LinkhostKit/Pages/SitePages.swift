@@ -27,7 +27,9 @@ final class SitePages: Sendable {
     private let trackedParameters: [String]
     private let qrCodes: QRCodeImages
     /// The response headers of a page in each of the site's languages.
-    private let headers: [String: HTTPHeaders]
+    private let headers: [String: CheckedHeaders]
+    /// Each rule's heading and summary in each of the site's languages, split at their placeholders.
+    private let ruleTexts: [String: [String: RuleTexts]]
 
     /// `qrCodes` may be shared by every site of a server (keyed by link, which does not depend on
     /// the site).
@@ -42,7 +44,7 @@ final class SitePages: Sendable {
         self.qrCodes = qrCodes
         strings = try PageStrings.load(from: publicDirectory + "/locales", languages: site.languages)
         templates = try PageTemplates.load(folder: publicDirectory + "/templates", siteID: site.id)
-        var headers: [String: HTTPHeaders] = [:]
+        var headers: [String: CheckedHeaders] = [:]
         for language in site.languages {
             var fields: HTTPHeaders = [
                 "Content-Type": "text/html; charset=utf-8",
@@ -54,13 +56,19 @@ final class SitePages: Sendable {
             SecurityHeaders.apply(to: &fields)
             commonHeaders.apply(to: &fields)
             do {
-                try PreparedResponse.check(fields)
+                headers[language] = try CheckedHeaders(fields)
             } catch {
                 throw PageSetupError("the pages' headers cannot be sent: \(error)")
             }
-            headers[language] = fields
         }
         self.headers = headers
+        var ruleTexts: [String: [String: RuleTexts]] = [:]
+        for rule in site.router.rules where ruleTexts[rule.name] == nil {
+            var texts: [String: RuleTexts] = [:]
+            for language in site.languages { texts[language] = RuleTexts(rule: rule, language: language, defaultLanguage: site.defaultLanguage) }
+            ruleTexts[rule.name] = texts
+        }
+        self.ruleTexts = ruleTexts
     }
 
     /// The page for a request: from the cache when this site, host, language, variant and target
@@ -114,9 +122,9 @@ final class SitePages: Sendable {
             PageSkeleton(rendered: templates.render(context(pageShape, route: route, page: page, values: .markers(for: pageShape.slots))))
         }
         let body = skeleton.fill(values)
-        let fields = headers[language] ?? headers.values.first ?? HTTPHeaders()
-        guard let prepared = try? PreparedResponse(status: status, checkedHeaders: fields, body: body) else {
-            return AnnotatedResponse(HTTPResponse(status: status, headers: fields, body: body), annotation: served)
+        guard let fields = headers[language] ?? headers.values.first, let prepared = try? PreparedResponse(status: status, checkedHeaders: fields, body: body)
+        else {
+            return AnnotatedResponse(HTTPResponse(status: status, headers: headers[language]?.fields ?? HTTPHeaders(), body: body), annotation: served)
         }
         cache.store(RenderedPageCache.Entry(response: prepared, kind: served.kind, rule: served.rule, pathCaptures: served.pathCaptures), for: key)
         return AnnotatedResponse(HTTPResponse(prepared), annotation: served)
@@ -164,12 +172,13 @@ final class SitePages: Sendable {
         let rule = match.rule
         let language = page.language
         var values = PageValues()
-        let heading = rule.title.text(for: language, fallback: site.defaultLanguage).map { TextTemplate.fill($0, with: match.values) } ?? rule.name
+        let texts = ruleTexts[rule.name]?[language] ?? RuleTexts(rule: rule, language: language, defaultLanguage: site.defaultLanguage)
+        let heading = texts.title?.filled(match.values) ?? rule.name
         let passThrough = match.passThrough.map { (name: $0.name, value: $0.value) }
         let link = canonicalLink(rule: rule, values: match.values, extraQuery: passThrough, host: page.host)
         values[.heading] = heading
-        values[.documentTitle] = "\(heading) · \(site.app.name)"
-        values[.summary] = rule.summary?.text(for: language, fallback: site.defaultLanguage).map { TextTemplate.fill($0, with: match.values) }
+        values[.documentTitle] = documentTitle(heading)
+        values[.summary] = texts.summary?.filled(match.values)
         values[.canonicalURL] = link
         switch page.variant {
         // On Android the button opens the app through the link itself: an app that verified its
@@ -184,7 +193,12 @@ final class SitePages: Sendable {
             }
         }
         if let appStoreID = site.app.appStoreID {
-            values[.banner] = "app-id=\(appStoreID), app-argument=\(link)"
+            var banner = "app-id="
+            banner.reserveCapacity(32 + appStoreID.utf8.count + link.utf8.count)
+            banner += appStoreID
+            banner += ", app-argument="
+            banner += link
+            values[.banner] = banner
         }
         if let parameter = rule.parameters.first(where: { $0.isCopyable && match.values[$0.name] != nil }), let code = match.values[parameter.name] {
             values[.copyCode] = code
@@ -201,7 +215,7 @@ final class SitePages: Sendable {
         var values = PageValues()
         let heading = strings.text("bad_link_title", page.language, problemWords(rule, problem, language: page.language).values)
         values[.heading] = heading
-        values[.documentTitle] = "\(heading) · \(site.app.name)"
+        values[.documentTitle] = documentTitle(heading)
         if page.variant != .desktop { values[.openURL] = openURL("\(site.app.scheme)://", page: page) }
         return values
     }
@@ -210,7 +224,7 @@ final class SitePages: Sendable {
         var values = PageValues()
         let heading = strings.text("not_found_title", page.language)
         values[.heading] = heading
-        values[.documentTitle] = "\(heading) · \(site.app.name)"
+        values[.documentTitle] = documentTitle(heading)
         if page.variant != .desktop { values[.openURL] = openURL("\(site.app.scheme)://", page: page) }
         return values
     }
@@ -353,6 +367,31 @@ final class SitePages: Sendable {
     /// previews show (no UTM or tracking items).
     private func canonicalLink(rule: LinkRule, values: [String: String], extraQuery: [(name: String, value: String)], host: String) -> String {
         let link = (try? rule.link(values: values, extraQuery: extraQuery)) ?? rule.path.aasaPattern
-        return "\(publicScheme)://\(host)\(link)"
+        var url = publicScheme
+        url.reserveCapacity(publicScheme.utf8.count + 3 + host.utf8.count + link.utf8.count)
+        url += "://"
+        url += host
+        url += link
+        return url
+    }
+
+    /// The page's `<title>`: its heading, then the app's name.
+    private func documentTitle(_ heading: String) -> String {
+        var title = heading
+        title.reserveCapacity(heading.utf8.count + 4 + site.app.name.utf8.count)
+        title += " · "
+        title += site.app.name
+        return title
+    }
+}
+
+/// A rule's heading and summary in one language, split at their `{name}` placeholders once.
+private struct RuleTexts: Sendable {
+    let title: TemplatePieces?
+    let summary: TemplatePieces?
+
+    init(rule: LinkRule, language: String, defaultLanguage: String) {
+        title = rule.title.text(for: language, fallback: defaultLanguage).map(TemplatePieces.init)
+        summary = rule.summary?.text(for: language, fallback: defaultLanguage).map(TemplatePieces.init)
     }
 }
