@@ -20,16 +20,25 @@ public struct PostgreSQLLogDatabase: LogDatabase {
     }
 
     /// Connects and brings the schema up to date. A database without the log's tables counts as
-    /// missing for reading (`LogError.databaseMissing`): a query never creates them.
+    /// missing for reading (`LogError.databaseMissing`): a query never creates them. A reader of a
+    /// current schema skips the migration's transaction (its advisory lock and `CREATE … IF NOT
+    /// EXISTS`): every `stats` and every dashboard request opens a connection, and reading the
+    /// version is one query where the migration is five round trips.
     public func openConnection(readOnly: Bool) throws -> any LogSQLConnection {
         let connection = try PostgreSQLConnection(settings: settings)
         if readOnly {
-            let exists = try connection.queryInteger(
-                "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'hits'")
-            guard exists == 1 else { throw LogError.databaseMissing(path: displayName) }
+            var present = (hits: false, meta: false)
+            try connection.query(
+                "SELECT to_regclass(quote_ident(current_schema()) || '.hits') IS NOT NULL, to_regclass(quote_ident(current_schema()) || '.meta') IS NOT NULL",
+                []
+            ) { row in present = (row[0] == .text("t"), row[1] == .text("t")) }
+            guard present.hits else { throw LogError.databaseMissing(path: displayName) }
+            let version = present.meta ? try connection.queryInteger("SELECT value FROM meta WHERE key = $1", [.text(PostgreSQLLogSchema.versionKey)]) : nil
+            if version != Int64(PostgreSQLLogSchema.currentVersion) { try PostgreSQLLogSchema.migrate(connection, displayName: displayName) }
+            try connection.execute("SET default_transaction_read_only = on")
+        } else {
+            try PostgreSQLLogSchema.migrate(connection, displayName: displayName)
         }
-        try PostgreSQLLogSchema.migrate(connection, displayName: displayName)
-        if readOnly { try connection.execute("SET default_transaction_read_only = on") }
         return connection
     }
 }

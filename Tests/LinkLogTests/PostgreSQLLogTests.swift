@@ -264,6 +264,24 @@ struct PostgreSQLLogTests {
         #expect(answers[0] == answers[1])
     }
 
+    @Test("rows loaded with COPY read back as given: NULL, integers, and texts with backslashes, tabs, line breaks and \\N")
+    func copyKeepsEveryValue() throws {
+        let server = try TemporaryPostgreSQL()
+        let connection = try PostgreSQLConnection(settings: PostgreSQLConnectionSettings(url: server.url)!)
+        try connection.execute("CREATE TABLE copied (position BIGINT, value TEXT, number BIGINT)")
+        let texts = ["plain", "tab\there", "line\nbreak", "carriage\rreturn", "back\\slash", "\\N", "", "ünïcødé 🙂", "end\\"]
+        let rows =
+            texts.enumerated().map { [SQLValue.integer(Int64($0)), .text($1), .integer(Int64.min + Int64($0))] }
+            + [[.integer(Int64(texts.count)), .null, .null]]
+        try connection.copyRows(into: "copied", columns: ["position", "value", "number"], rows: rows)
+        var read: [[SQLValue]] = []
+        try connection.query("SELECT position, value, number FROM copied ORDER BY position", []) { read.append($0) }
+        #expect(read == rows)
+        // A failing COPY (a text where a number belongs) throws and leaves the connection usable.
+        #expect(throws: PostgreSQLError.self) { try connection.copyRows(into: "copied", columns: ["position"], rows: [[.text("x")]]) }
+        #expect(try connection.queryInteger("SELECT COUNT(*) FROM copied") == Int64(rows.count))
+    }
+
     @Test("a reader never creates the log's tables")
     func readerNeedsTheTables() throws {
         let server = try TemporaryPostgreSQL()

@@ -13,6 +13,8 @@ struct CountStatement {
     let rollupTable: (RollupGrain) -> String
     /// What the pieces cut from the raw rows read: the hit table, or a query naming its result `hits`.
     var hitsSource = "hits"
+    /// What a piece cut from the raw rows sums: `1` per hit, or a column of `hitsSource`.
+    var hitsCounting = "1"
 
     /// The statement over `pieces` with `filter`'s equalities; `nil` when there is nothing to count.
     func statement(pieces: [CountPiece], filter: LogFilter, dialect: any SQLDialect) -> (sql: String, arguments: [SQLValue])? {
@@ -23,7 +25,7 @@ struct CountStatement {
             let timeColumn: String
             let counting: String
             switch piece.source {
-            case .hits: (table, timeColumn, counting) = (hitsSource, "ts_ms", "1")
+            case .hits: (table, timeColumn, counting) = (hitsSource, "ts_ms", hitsCounting)
             case .rollup(let grain): (table, timeColumn, counting) = (rollupTable(grain), RollupTable.bucketColumn, RollupTable.countColumn)
             }
             let clauses =

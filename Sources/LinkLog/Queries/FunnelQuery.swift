@@ -80,6 +80,7 @@ struct FunnelQuery {
             fixedClauses: [],
             rollupTable: CreditTable.table)
         count.hitsSource = CreditTable.pairedViews
+        count.hitsCounting = CreditTable.pairedViewsCounting
         return count.statement(pieces: pieces, filter: filter, dialect: dialect)
     }
 

@@ -43,6 +43,7 @@ public struct RollupBuilder {
             try connection.writeTransaction { try pairOpens(chunk) }
             progress(RollupProgress(chunksDone: index + 1, totalChunks: total, hitsCounted: 0))
         }
+        try connection.refreshStatistics(of: HitTable.name)
         var counted: Int64 = 0
         var countedAhead = 0
         for (index, chunk) in chunks.enumerated() {

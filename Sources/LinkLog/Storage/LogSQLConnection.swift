@@ -13,9 +13,15 @@ public protocol LogSQLConnection: AnyObject {
 
     /// Inserts `rows` (values in `columns` order) into `table` the fastest way the engine has for
     /// many rows of one shape: what a rollup rebuild writes. SQLite steps one prepared statement per
-    /// row (numbered parameters make a long statement slow to compile); PostgreSQL sends many rows
-    /// per statement (each statement is a round trip).
+    /// row (numbered parameters make a long statement slow to compile); PostgreSQL streams them with
+    /// `COPY` (one statement, where multi-row `INSERT`s are each parsed and planned).
     func insertRows(into table: String, columns: [String], rows: [[SQLValue]]) throws
+
+    /// Brings the query planner's statistics of `table` up to date after a bulk change (a rebuild's
+    /// pairing sets `view_id` on every app open). PostgreSQL plans from statistics that autovacuum
+    /// refreshes only after a tenth of a table changed: left stale, they say no open is paired,
+    /// and the funnel reads every paired open (seconds on 10 million rows). SQLite keeps none.
+    func refreshStatistics(of table: String) throws
 
     /// Runs `body` in a transaction that takes the write lock at once: committed if it returns,
     /// rolled back if it throws.
@@ -23,6 +29,9 @@ public protocol LogSQLConnection: AnyObject {
 }
 
 extension LogSQLConnection {
+    /// Nothing, for an engine that plans without statistics.
+    public func refreshStatistics(of table: String) throws {}
+
     /// The first column of the first row of `sql` as an integer; `nil` without a row or for NULL.
     public func queryInteger(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int64? {
         var result: Int64?
