@@ -1,7 +1,7 @@
 import LinkLog
 
 /// The User-Agent classifier against a plain reading of its own table (lower-case the ASCII
-/// letters, look for each marker with the standard library's search), against itself with the letters' case
+/// letters, look for each marker at every position), against itself with the letters' case
 /// changed, against its naming of in-app browsers (named exactly when classified as one), and through `ClientClassCache`: the input holds two agents (split at the first NUL)
 /// that one small cache classifies in turn, and the cache must say what the classifier says.
 enum UserAgentFuzzing {
@@ -33,7 +33,14 @@ enum UserAgentFuzzing {
     private static func reference(_ agent: String) -> ClientClass {
         guard !agent.isEmpty else { return .unknown }
         let lowered = agent.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
-        func contains(_ marker: [UInt8]) -> Bool { lowered.firstRange(of: marker) != nil }
+        // Every start compared slice by slice: plain enough to trust, and unlike the standard library's
+        // generic `firstRange(of:)` (about 3 ms an input here) fast enough for a campaign.
+        func contains(_ marker: [UInt8]) -> Bool {
+            guard let first = marker.first, marker.count <= lowered.count else { return marker.isEmpty }
+            return (0...(lowered.count - marker.count)).contains { start in
+                lowered[start] == first && lowered[start..<start + marker.count].elementsEqual(marker)
+            }
+        }
         for rule in ClientClassifier.rules {
             let matched: Bool
             switch rule.needs {
