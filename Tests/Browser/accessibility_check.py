@@ -20,6 +20,8 @@ import sys
 import time
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
 from browser_check import IPHONE_UA, make_driver
 
@@ -95,7 +97,9 @@ def main():
             def run(name, device, load):
                 emulate(driver, device, scheme)
                 load()
-                driver.find_element(By.TAG_NAME, "main")
+                # Wait for the page, never assume it is there: a form's submission navigates after
+                # the click returns, and a loaded machine can take its time.
+                WebDriverWait(driver, 60).until(expected_conditions.presence_of_element_located((By.TAG_NAME, "main")))
                 result, lines = audit(driver, source, name, scheme)
                 report["axe"] = result.get("version")
                 report["audits"].append({"name": name, "scheme": scheme, "passes": result.get("passes"),
@@ -113,7 +117,11 @@ def main():
                 def sign_in(with_token):
                     driver.get(admin + "/login")
                     driver.find_element(By.NAME, "token").send_keys(with_token)
+                    page = driver.find_element(By.TAG_NAME, "html")
                     driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
+                    # The click only starts the form's navigation: wait until the sign-in page that
+                    # was clicked is gone, so the next step sees the answer (or the cookie it set).
+                    WebDriverWait(driver, 60).until(expected_conditions.staleness_of(page))
 
                 run("sign-in-refused", "desktop", lambda: sign_in("not-the-token-at-all"))
                 sign_in(token)
