@@ -74,7 +74,16 @@ public final class TemporaryPostgreSQL: Sendable {
     /// read) through the temporary folders above it that are ours.
     private static func hand(_ folder: TemporaryDirectory, to owner: String?) throws {
         guard let owner else { return }
-        guard let account = getpwnam(owner) else { throw Unavailable(description: "there is no \(owner) user to run PostgreSQL as root") }
+        // getpwnam_r, not getpwnam: tests make clusters on several threads at once, and getpwnam's
+        // one static record, filled by one thread while another reads it, gave a folder the wrong
+        // owner ("cannot create directory …/data: Permission denied").
+        var record = passwd()
+        var found: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwnam_r(owner, &record, &buffer, buffer.count, &found) == 0, found != nil else {
+            throw Unavailable(description: "there is no \(owner) user to run PostgreSQL as root")
+        }
+        let (uid, gid) = (record.pw_uid, record.pw_gid)
         var ancestor = (folder.path as NSString).deletingLastPathComponent
         while ancestor != "/", ancestor.count > 1 {
             var info = stat()
@@ -84,7 +93,7 @@ public final class TemporaryPostgreSQL: Sendable {
             ancestor = (ancestor as NSString).deletingLastPathComponent
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for path in [folder.path] + names.map({ folder.path + "/" + $0 }) { chown(path, account.pointee.pw_uid, account.pointee.pw_gid) }
+        for path in [folder.path] + names.map({ folder.path + "/" + $0 }) { chown(path, uid, gid) }
     }
 
     deinit {
