@@ -8,7 +8,7 @@ import LinkLog
 /// migrate once. A test checks that a database migrated from version 5 and a new one are the same.
 public enum PostgreSQLLogSchema {
     /// The schema this build writes and reads.
-    public static let currentVersion = 7
+    public static let currentVersion = 8
 
     /// The current schema, derived from the declarations of the tables (`HitTable`, the rollups'
     /// `RollupTableSet` and `CreditTable`): what a new database is made with (`meta` is made first,
@@ -78,8 +78,8 @@ public enum PostgreSQLLogSchema {
                     RollupGrain.coarsestFirst.flatMap { rollupTableStatements(table: set.table($0), columns: set.columns) }
                 },
         ),
-        // As SQLite's version 6: the pairing the writer keeps (`OpenCrediting`), and the opens
-        // already there paired (`afterMigration`).
+        // As SQLite's version 6: the pairing the writer keeps (`OpenCrediting`); the opens already
+        // there are paired at version 8 (`afterMigration`).
         (
             6,
             [
@@ -97,11 +97,23 @@ public enum PostgreSQLLogSchema {
                 "INSERT INTO meta (key, value) SELECT '\(HitTable.queriesKeptAfterIDKey)', COALESCE(MAX(id), 0) FROM hits",
             ]
         ),
+        // As SQLite's version 8: the view token, the in-app browser's app and the referrer's host.
+        (
+            8,
+            [
+                "ALTER TABLE hits ADD COLUMN referrer_host TEXT",
+                "ALTER TABLE hits ADD COLUMN in_app TEXT",
+                "ALTER TABLE hits ADD COLUMN view_token TEXT",
+                "CREATE INDEX hits_view_token ON hits (view_token, ts_ms) WHERE view_token IS NOT NULL",
+            ]
+        ),
     ]
 
-    /// Work a version needs beyond its statements, in the same transaction.
+    /// Work a version needs beyond its statements, in the same transaction: as in SQLite, the opens
+    /// are paired and credited at version 8 (with view tokens, and filed under their way in), not
+    /// at 6, whose columns the current pairing code outgrew.
     static func afterMigration(to version: Int, _ connection: PostgreSQLConnection) throws {
-        if version == 6 { try RollupBuilder(connection: connection).rebuildCreditsInCurrentTransaction() }
+        if version == 8 { try RollupBuilder(connection: connection).rebuildCreditsInCurrentTransaction() }
     }
 
     /// A rollup table and its key: unique with NULLs not distinct (PostgreSQL 15), so concurrent

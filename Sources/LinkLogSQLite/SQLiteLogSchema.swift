@@ -141,7 +141,8 @@ public enum SQLiteLogSchema {
         // opens by their view's hour and fields (`CreditTable`). A new view looks for later opens of
         // its code through an index of the app opens alone: through the secret index it would walk
         // every later view of a code too, and a code on a poster has thousands. Existing opens are
-        // paired here.
+        // paired by version 8's step, which pairs them again with view tokens (the pairing is the
+        // current build's code, which reads columns this step does not have yet).
         Migration(version: 6) { connection in
             try connection.execute(
                 """
@@ -150,7 +151,6 @@ public enum SQLiteLogSchema {
                 CREATE INDEX hits_open_secret ON hits (secret, ts_ms) WHERE kind = 'app_open' AND secret IS NOT NULL;
 
                 """ + RollupGrain.coarsestFirst.map { rollupTableSQL(table: CreditTable.table($0), columns: CreditTable.columns) }.joined(separator: "\n"))
-            try RollupBuilder(connection: connection).rebuildCreditsInCurrentTransaction()
         },
         // Version 7: each hit's query (secret values hashed), so an AASA change can be checked
         // against the links people used (`check --against-log`). Rows logged before stay NULL, and
@@ -161,6 +161,22 @@ public enum SQLiteLogSchema {
                 ALTER TABLE hits ADD COLUMN query TEXT;
                 INSERT INTO meta (key, value) SELECT '\(HitTable.queriesKeptAfterIDKey)', COALESCE(MAX(id), 0) FROM hits;
                 """)
+        },
+        // Version 8: attribution by view token. `view_token` is a fallback view's random token (and
+        // the one an app open reports), indexed for the pairing both ways; `in_app` names the app of
+        // an in-app browser and `referrer_host` the Referer's host, the funnel's two new groupings.
+        // Rows logged before have none of the three. The credit rollup now files a credited open
+        // under its own way in (its `event`, see `CreditTable`), so every open is paired and
+        // counted again.
+        Migration(version: 8) { connection in
+            try connection.execute(
+                """
+                ALTER TABLE hits ADD COLUMN referrer_host TEXT;
+                ALTER TABLE hits ADD COLUMN in_app TEXT;
+                ALTER TABLE hits ADD COLUMN view_token TEXT;
+                CREATE INDEX hits_view_token ON hits (view_token, ts_ms) WHERE view_token IS NOT NULL;
+                """)
+            try RollupBuilder(connection: connection).rebuildCreditsInCurrentTransaction()
         },
     ]
 

@@ -6,6 +6,8 @@ enum DimensionOption: String, CaseIterable {
     case utmSource = "utm_source"
     case utmMedium = "utm_medium"
     case utmCampaign = "utm_campaign"
+    case inApp = "in_app"
+    case referrerHost = "referrer_host"
 
     var dimension: StatsDimension { StatsDimension(rawValue: rawValue) ?? .kind }
 }

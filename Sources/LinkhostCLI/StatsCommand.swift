@@ -13,8 +13,11 @@ struct StatsCommand: ParsableCommand {
             """,
         discussion: """
             With --funnel: views (fallback pages served), the open-app, store and copy clicks pages reported, \
-            app opens, and app opens that followed a view of the same invite code within 7 days (credited to \
-            that view's group), with each as a share of views. --kind cannot be used with --funnel.
+            app opens, and app opens paired with a view within 7 days — by the view's token (lh_view) or by the \
+            same invite code — credited to that view's group; of those, bypass opens (through the page's own \
+            open button: the person had the app, yet the link showed the page) and installs (a link found by \
+            the app after installing); each as a share of views. --kind cannot be used with --funnel. \
+            Grouping by in_app or referrer_host counts the log's rows of the whole range (no rollup).
             """
     )
 

@@ -63,22 +63,26 @@ public struct LinkhostClient: Sendable, CustomStringConvertible, CustomReflectab
     /// wants the server's routing; use `reportInBackground` when it only wants the open counted.
     ///
     /// - Parameters:
-    ///   - openedURL: The URL exactly as the app received it.
+    ///   - openedURL: The URL exactly as the app received it, with the `lh_view` token a fallback
+    ///     page put on it (the server pairs the open with that page view, and routes and logs the
+    ///     link without it).
     ///   - source: How the app was opened with it.
     ///   - openedAt: When the app was opened (now, unless the report is sent later).
-    /// - Returns: The route of the link as the server's rules decide it.
+    ///   - viewToken: A view token the app was handed apart from the URL; `nil` for the usual case,
+    ///     where it is in the URL.
+    /// - Returns: The route of the link as the server's rules decide it (without any `lh_view`).
     /// - Throws: `LinkhostClientError` when the server refused the report (`status` 401 for a wrong
     ///   key, 422 for a URL that is none of the site's links ...), when it could not be reached, or
     ///   when its answer was unreadable, after the retries the policy allows; `CancellationError`
     ///   when the calling task is cancelled, which ends any wait or request in flight.
-    public func report(openedURL: URL, source: OpenSource = .universalLink, openedAt: Date = Date()) async throws -> LinkRoute {
+    public func report(openedURL: URL, source: OpenSource = .universalLink, openedAt: Date = Date(), viewToken: String? = nil) async throws -> LinkRoute {
         var request = URLRequest(url: endpoint)
         request.httpMethod = "POST"
         request.setValue("Bearer \(key.secret)", forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.cachePolicy = .reloadIgnoringLocalCacheData
-        request.httpBody = try OpenReport(url: openedURL.absoluteString, openedAt: openedAt, source: source).encoded()
+        request.httpBody = try OpenReport(url: openedURL.absoluteString, openedAt: openedAt, source: source, view: viewToken).encoded()
 
         let start = ProcessInfo.processInfo.systemUptime
         var attempts = 0
@@ -111,16 +115,18 @@ public struct LinkhostClient: Sendable, CustomStringConvertible, CustomReflectab
     ///   - openedURL: The URL exactly as the app received it.
     ///   - source: How the app was opened with it.
     ///   - openedAt: When the app was opened.
+    ///   - viewToken: A view token handed to the app apart from the URL (see `report`).
     ///   - onFailure: Called, on the background task, with the error when the report fails for
     ///     good (not when the returned task is cancelled); after the failure was logged.
     /// - Returns: The task sending the report; keep it only to cancel it or to await its end.
     @discardableResult
     public func reportInBackground(
-        openedURL: URL, source: OpenSource = .universalLink, openedAt: Date = Date(), onFailure: (@Sendable (any Error) -> Void)? = nil
+        openedURL: URL, source: OpenSource = .universalLink, openedAt: Date = Date(), viewToken: String? = nil,
+        onFailure: (@Sendable (any Error) -> Void)? = nil
     ) -> Task<Void, Never> {
         Task.detached(priority: .utility) { [self] in
             do {
-                _ = try await report(openedURL: openedURL, source: source, openedAt: openedAt)
+                _ = try await report(openedURL: openedURL, source: source, openedAt: openedAt, viewToken: viewToken)
             } catch is CancellationError {
                 return
             } catch {

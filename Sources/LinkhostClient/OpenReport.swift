@@ -1,10 +1,12 @@
 import Foundation
 
-/// The JSON body of `POST /v1/opens`: the URL the app was opened with, when, and how.
+/// The JSON body of `POST /v1/opens`: the URL the app was opened with, when, how, and the view
+/// token it was handed apart from the URL (`view`, left out when there is none).
 struct OpenReport: Encodable, Sendable {
     let url: String
     let openedAt: Date
     let source: OpenSource
+    var view: String? = nil
 
     /// The body's bytes, with `openedAt` in ISO 8601 (`2026-11-23T10:00:00Z`) as the server expects.
     func encoded() throws -> Data {
@@ -26,4 +28,7 @@ public enum OpenSource: String, Sendable, Hashable, Codable, CaseIterable {
     /// The app read a link from the pasteboard, typically on first launch after installing it from
     /// a fallback page's store button.
     case pasteboard
+    /// The app read Google Play's install referrer after being installed (Android's Install
+    /// Referrer API; in this library only for a server or a test that reports on an app's behalf).
+    case installReferrer = "install-referrer"
 }

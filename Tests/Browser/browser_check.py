@@ -13,6 +13,7 @@ import argparse
 import shutil
 import base64
 import json
+import re
 import struct
 import sys
 import time
@@ -112,6 +113,18 @@ def make_driver(port, mobile, javascript=True, user_agent=None, window=(1280, 80
     return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
 
 
+VIEW_TOKEN = re.compile(r"([?&])lh_view=([A-Za-z0-9_-]{16})(?=$|&)")
+
+
+def split_token(href):
+    """(href without its lh_view item, the token or None): a link's page hands each view's token on."""
+    match = VIEW_TOKEN.search(href or "")
+    if not match:
+        return href, None
+    rest = href[:match.start()] + (match.group(1) if href[match.end():] else "") + href[match.end() + 1:]
+    return rest, match.group(2)
+
+
 def check_page(driver, name, url, kind, expected_open):
     failures = []
     try:
@@ -141,8 +154,10 @@ def check_page(driver, name, url, kind, expected_open):
         failures.append("%s: unexpected scripts %r" % (name, state["scripts"]))
     if state["images"] or state["svgs"] or state["autofocus"]:
         failures.append("%s: injected elements or handlers: %r" % (name, state))
-    if state["open"] != expected_open:
-        failures.append("%s: open-app href %r, expected %r" % (name, state["open"], expected_open))
+    # A link's page puts this view's token on its open link; broken and unknown links have none.
+    opened, token = split_token(state["open"])
+    if opened != expected_open or (token is None) != (kind != "link"):
+        failures.append("%s: open-app href %r, expected %r%s" % (name, state["open"], expected_open, " with a view token" if kind == "link" else ""))
     if not (state["store"] or "").startswith("https://apps.apple.com/"):
         failures.append("%s: store href %r" % (name, state["store"]))
     if state["kind"] != "page-" + kind:
@@ -216,7 +231,7 @@ def main():
         driver.get(PAGES[0][1])
         hrefs = {element.get_attribute("id"): element.get_attribute("href") for element in driver.find_elements(By.CSS_SELECTOR, "a.button")}
         report["withoutJavaScript"] = hrefs
-        if hrefs.get("open-app") != PAGES[0][3] or not (hrefs.get("get-app") or "").startswith("https://apps.apple.com/"):
+        if split_token(hrefs.get("open-app"))[0] != PAGES[0][3] or not (hrefs.get("get-app") or "").startswith("https://apps.apple.com/"):
             report["failures"].append("without JavaScript the invite page lacks its buttons: %r" % hrefs)
     finally:
         driver.quit()

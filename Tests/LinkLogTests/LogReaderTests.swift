@@ -105,7 +105,9 @@ struct LogReaderTests {
     @Test("dimension and format names are listed for the CLI")
     func names() {
         #expect(
-            StatsDimension.allCases.map(\.rawValue) == ["rule", "kind", "host", "client", "utm_source", "utm_medium", "utm_campaign", "day", "site", "status"])
+            StatsDimension.allCases.map(\.rawValue) == [
+                "rule", "kind", "host", "client", "utm_source", "utm_medium", "utm_campaign", "day", "site", "status", "in_app", "referrer_host",
+            ])
         #expect(OutputFormat.allCases.map(\.rawValue) == ["table", "json", "csv"])
         #expect(HitColumn(rawValue: "user_agent")?.rawValue == "user_agent")
     }

@@ -51,11 +51,12 @@ struct LogSchemaMigrationTests {
         #expect(names.contains("params"))
         #expect(names.contains("client_class"))
         // Version 5: the rollups replaced the per-column indexes of versions 1 to 3; a time range
-        // still uses the time index. Version 6 adds the index of app opens by their view.
+        // still uses the time index. Version 6 adds the index of app opens by their view, version 8
+        // the one of rows by view token.
         let indexes = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'hits' ORDER BY name")
         var indexNames: [String] = []
         while try indexes.step() { indexNames.append(indexes.text(at: 0) ?? "") }
-        #expect(indexNames == ["hits_open_secret", "hits_open_time", "hits_secret_time", "hits_time", "hits_view"])
+        #expect(indexNames == ["hits_open_secret", "hits_open_time", "hits_secret_time", "hits_time", "hits_view", "hits_view_token"])
         let plan = try connection.prepare("EXPLAIN QUERY PLAN SELECT id FROM hits WHERE utm_source = ?1 AND ts_ms >= ?2")
         var details: [String] = []
         while try plan.step() { details.append(plan.text(at: 3) ?? "") }
@@ -116,7 +117,7 @@ struct LogSchemaMigrationTests {
         let columns = try connection.prepare("SELECT name FROM pragma_table_info('hits')")
         var names: [String] = []
         while try columns.step() { names.append(columns.text(at: 0) ?? "") }
-        #expect(names.suffix(4) == ["event", "secret", "view_id", "query"])
+        #expect(names.suffix(7) == ["event", "secret", "view_id", "query", "referrer_host", "in_app", "view_token"])
         let index = try #require(try connection.queryText("SELECT sql FROM sqlite_master WHERE name = 'hits_secret_time'"))
         #expect(index.contains("(secret, ts_ms)") && index.contains("WHERE secret IS NOT NULL"), "\(index)")
         let plan = try connection.prepare("EXPLAIN QUERY PLAN SELECT id FROM hits WHERE secret = ?1 AND ts_ms <= ?2")
@@ -166,6 +167,8 @@ struct LogSchemaMigrationTests {
         let connection = try SQLiteConnection(path: fixture.databasePath)
         try connection.execute(
             """
+            DROP INDEX hits_view_token; ALTER TABLE hits DROP COLUMN view_token; ALTER TABLE hits DROP COLUMN in_app;
+            ALTER TABLE hits DROP COLUMN referrer_host;
             ALTER TABLE hits DROP COLUMN query; DROP INDEX hits_view; DROP INDEX hits_open_secret; ALTER TABLE hits DROP COLUMN view_id;
             DROP TABLE credits_hourly; DROP TABLE credits_daily; PRAGMA user_version = 5;
             """)

@@ -31,10 +31,47 @@ struct RealServerTests {
         #expect(try await client.report(openedURL: route.appURL, source: .customScheme) == route)
         // Each report is one open in the hit log, as the reported link.
         #expect(server.stop() == 0)
-        #expect(server.responsesSent == 5)
+        let reports = 2 + OpenSource.allCases.count
+        #expect(server.responsesSent == reports)
         let rows = try server.appOpenRows()
-        #expect(rows.count == 5)
+        #expect(rows.count == reports)
         #expect(rows.allSatisfy { $0["path"] as? String == "/addfriend" && $0["rule"] as? String == "addfriend" }, "\(rows)")
+    }
+
+    /// A fallback page's open button hands the app its custom-scheme URL with the view's token
+    /// (`lh_view`); the client reports it as it came, the route comes back without it, and the
+    /// open is paired with that view: a bypass open in the funnel. A token handed over apart from
+    /// the URL (Google Play's install referrer) goes in `viewToken` and pairs as an install.
+    @Test func aPagesTokenComesBackWithTheOpenAndPairsIt() async throws {
+        let server = try LinkhostServer(port: try FreePort.find(), ingestKey: Self.key)
+        defer { server.stop() }
+        func openLink(_ target: String, agent: String) throws -> String {
+            let page = try RawHTTPClient(port: server.port).request("GET", target, host: "rowhni.com", headers: [("User-Agent", agent)])
+            let start = try #require(page.text.range(of: "id=\"open-app\" href=\""))
+            return String(page.text[start.upperBound...].prefix { $0 != "\"" }).replacingOccurrences(of: "&amp;", with: "&")
+        }
+        let iPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1"
+        let opened = try #require(URL(string: try openLink("/addfriend?code=TEST123&utm_campaign=spring", agent: iPhone)))
+        let token = try #require(ViewTokenLink.token(in: opened))
+        #expect(token.count == 16)
+        #expect(ViewTokenLink.removingToken(from: opened) == URL(string: "rowhni://addfriend?code=TEST123"))
+        let client = server.rowhniClient(key: Self.key)
+        let route = try await client.report(openedURL: opened, source: .customScheme)
+        #expect(route.appURL == URL(string: "rowhni://addfriend?code=TEST123"))
+        #expect(route.parameters == ["code": "TEST123"])
+        // Google Play's referrer: the web link and the token apart from it.
+        let android = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36"
+        let secondView = try #require(ViewTokens.all(in: try openLink("/addfriend?code=TEST123&utm_campaign=spring", agent: android)).first)
+        _ = try await client.report(openedURL: Self.addFriend, source: .installReferrer, viewToken: secondView)
+        #expect(server.stop() == 0)
+        let funnel = try ChildProcess.run(
+            ProjectPaths.linkhostBinary, ["stats", "--funnel", "--by", "utm_campaign", "--format", "json", "--db", server.folder.path + "/log.sqlite"])
+        let spring = try #require((try JSONSerialization.jsonObject(with: Data(funnel.output.utf8)) as? [[String: Any]])?.first)
+        #expect(spring["utm_campaign"] as? String == "spring")
+        #expect(spring["views"] as? Int == 2)
+        #expect(spring["bypass_opens"] as? Int == 1)
+        #expect(spring["installs"] as? Int == 1)
+        #expect(spring["opens_after_view"] as? Int == 2)
     }
 
     @Test func aWrongKeyIsA401WithoutRetries() async throws {

@@ -48,21 +48,27 @@ struct AndroidPageTests {
         let response = try get("/addfriend?code=ABC123&utm_source=whatsapp", userAgent: userAgent, language: language)
         #expect(response.status == 200)
         let page = HTMLProbe(response.text)
-        #expect(page.attribute("href", ofElementWithID: "get-app") == Self.playURL)
+        // Google Play hands the app its install referrer once after installing: the link's campaign
+        // and the view's token.
+        let token = try #require(ViewTokens.all(in: response.text).first)
+        let store = Self.playURL + "&referrer=utm_source%3Dwhatsapp%26lh_view%3D" + token
+        #expect(page.attribute("href", ofElementWithID: "get-app") == store)
         #expect(page.attribute("data-store", ofElementWithID: "get-app") == "android")
         #expect(response.text.contains(language == "de" ? "Lade die App bei Google Play" : "Get it on Google Play"))
         #expect(!response.text.contains("apps.apple.com/de/search"), "no App Store button for Android")
         let href = try #require(page.attribute("href", ofElementWithID: "open-app"))
         let intent = try Self.intent(href)
-        // The canonical link (no campaign), handled by the app through its verified App Links.
-        #expect(intent.url == "https://rowhni.com/addfriend?code=ABC123")
-        #expect(intent.url == page.meta("og:url"))
+        // The canonical link (no campaign) with the view's token, handled by the app through its
+        // verified App Links.
+        #expect(intent.url == "https://rowhni.com/addfriend?code=ABC123&lh_view=\(token)")
+        #expect(ViewTokens.removed(from: intent.url) == page.meta("og:url"))
         #expect(intent.fields["scheme"] == "https")
         #expect(intent.fields["package"] == AndroidFixture.package)
-        #expect(intent.fields["S.browser_fallback_url"] == Self.playURL)
+        #expect(intent.fields["S.browser_fallback_url"] == store)
         #expect(intent.last == "end")
         // Encoded so its own '?', '=' and '&' cannot end the field.
-        #expect(href.contains("S.browser_fallback_url=https%3A%2F%2Fplay.google.com%2Fstore%2Fapps%2Fdetails%3Fid%3Dcom.yaman.rowhni;end"))
+        #expect(href.contains("S.browser_fallback_url=https%3A%2F%2Fplay.google.com%2Fstore%2Fapps%2Fdetails%3Fid%3Dcom.yaman.rowhni%26referrer%3D"))
+        #expect(href.hasSuffix("lh_view%253D\(token);end"))
         #expect(page.openingTag(id: "qr-code") == nil)
         #expect(response.header("Vary") == "Accept-Language, User-Agent")
         #expect(response.header("Content-Security-Policy") == Self.strictPolicy)
@@ -77,8 +83,9 @@ struct AndroidPageTests {
         let page = HTMLProbe(response.text)
         #expect(page.attribute("href", ofElementWithID: "get-app") == custom)
         let intent = try Self.intent(try #require(page.attribute("href", ofElementWithID: "open-app")))
+        // The configured URL names a referrer of its own, which is kept as it is.
         #expect(intent.fields["S.browser_fallback_url"] == custom)
-        #expect(intent.url == "https://rowhni.com/joingroup?code=TEST123")
+        #expect(ViewTokens.removed(from: intent.url) == "https://rowhni.com/joingroup?code=TEST123")
     }
 
     @Test(arguments: ["/addfriend", "/nothing-here"])
@@ -97,7 +104,10 @@ struct AndroidPageTests {
     func iPhonesAndEveryoneElseGetTheAppStorePageUnchanged(userAgent: String?) throws {
         let response = try get("/addfriend?code=ABC123", userAgent: userAgent)
         let page = HTMLProbe(response.text)
-        #expect(page.attribute("href", ofElementWithID: "open-app") == "rowhni://addfriend?code=ABC123")
+        let open = try #require(page.attribute("href", ofElementWithID: "open-app"))
+        #expect(ViewTokens.removed(from: open) == "rowhni://addfriend?code=ABC123")
+        // A link preview is no person who could take the page to the app: no token for it.
+        #expect(ViewTokens.all(in: open).isEmpty == (userAgent == UserAgents.whatsAppPreview))
         #expect(page.attribute("href", ofElementWithID: "get-app") == "https://apps.apple.com/de/search?term=Rowhni")
         #expect(page.attribute("data-store", ofElementWithID: "get-app") == "ios")
         #expect(!response.text.contains("intent://") && !response.text.contains("play.google.com"))
@@ -108,7 +118,7 @@ struct AndroidPageTests {
     @Test func aSiteWithoutAnAndroidAppShowsAndroidTheStandardPage() throws {
         let response = try get("/showthread.php?threadid=456", host: "forums.somethingawful.com", userAgent: UserAgents.android)
         let page = HTMLProbe(response.text)
-        #expect(page.attribute("href", ofElementWithID: "open-app") == "awful://threads/456")
+        #expect(page.attribute("href", ofElementWithID: "open-app").map(ViewTokens.removed) == "awful://threads/456")
         #expect(page.attribute("href", ofElementWithID: "get-app") == "https://apps.apple.com/app/id567936609")
         #expect(!response.text.contains("intent://"))
     }

@@ -43,8 +43,8 @@ struct FunnelCommandTests {
         try ChildProcess.run(ProjectPaths.linkhostBinary, arguments)
     }
 
-    static let countKeys = ["views", "open_clicks", "store_clicks", "copies", "app_opens", "opens_after_view"]
-    static let rateKeys = ["open_click_rate", "store_click_rate", "copy_rate", "opens_after_view_rate"]
+    static let countKeys = ["views", "open_clicks", "store_clicks", "copies", "app_opens", "opens_after_view", "bypass_opens", "installs"]
+    static let rateKeys = ["open_click_rate", "store_click_rate", "copy_rate", "opens_after_view_rate", "bypass_rate", "install_rate"]
 
     @Test func jsonCarriesTheGroupKeyCountsAndRates() throws {
         let folder = try TemporaryDirectory()

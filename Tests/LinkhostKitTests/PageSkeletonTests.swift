@@ -62,10 +62,14 @@ struct PageSkeletonTests {
                         let request = HTTPRequest(
                             method: "GET", target: target, headers: ["Host": site.primaryHost, "User-Agent": agent, "Accept-Language": language])
                         let served = ServedRequest(endpoint: .page, kind: .notFound, site: nil)
-                        let filled = pages.response(for: request, served: served, classes: classes).response
+                        let answer = pages.response(for: request, served: served, classes: classes)
+                        let filled = answer.response
                         let variant = PageVariant.choose(
                             clientClass: classes.classify(agent), userAgent: agent, siteHasAndroidApp: site.app.android != nil)
-                        let whole = pages.renderedWhole(for: request, language: language, variant: variant)
+                        // A person's view of a link carries its own token: the whole render gets the same one.
+                        let token = answer.annotation.viewToken
+                        #expect((token != nil) == (filled.status == 200), "\(site.id) \(target): a link's page, and only that, has a token")
+                        let whole = pages.renderedWhole(for: request, language: language, variant: variant, token: token)
                         #expect(filled.status == whole.status, "\(site.id) \(target)")
                         #expect(filled.bodyText == whole.body, "\(site.id) \(target) \(agent) \(language)")
                         compared += 1
@@ -108,7 +112,7 @@ struct PageSkeletonTests {
             let request = HTTPRequest(
                 method: "GET", target: "/showthread.php?threadid=\(thread + 1)", headers: ["Host": site.primaryHost, "User-Agent": UserAgents.iPhone])
             let page = pages.response(for: request, served: ServedRequest(endpoint: .page, kind: .notFound), classes: classes).response
-            #expect(page.bodyText.contains("awful://threads/\(thread + 1)\""))
+            #expect(page.bodyText.contains("awful://threads/\(thread + 1)?lh_view="))
         }
         #expect(pages.skeletonCount == 1)
     }

@@ -112,7 +112,11 @@ struct ProductTableTests {
         #expect(response.header("Content-Type") == "text/html; charset=utf-8")
         #expect(response.header("Content-Language") == language)
         let page = HTMLProbe(response.text)
-        #expect(page.attribute("href", ofElementWithID: "open-app") == row.appURL)
+        // The row's app URL, carrying this view's token (one token, wherever the page hands off).
+        let token = try #require(ViewTokens.all(in: response.text).first)
+        #expect(Set(ViewTokens.all(in: response.text)) == [token])
+        #expect(page.attribute("href", ofElementWithID: "open-app") == ViewTokens.adding(token, to: row.appURL))
+        #expect(response.header("Cache-Control") == "private, no-store")
         #expect(response.text.contains("data-rule=\"\(row.rule)\""))
         #expect(page.text(ofFirst: "h1") == (language == "de" ? row.german : row.english))
         #expect(response.text.contains("<html lang=\"\(language)\">"))
@@ -138,11 +142,14 @@ struct ProductTableTests {
             #expect(page.meta("apple-itunes-app") == nil)
             let code = try #require(row.appURL.split(separator: "=").last)
             #expect(page.text(ofFirst: "code") == String(code))
-            #expect(page.attribute("data-copy", ofElementWithID: "copy-link") == "https://rowhni.com\(row.target.split(separator: "&").first!)")
+            let copied = try #require(page.attribute("data-copy", ofElementWithID: "copy-link"))
+            #expect(ViewTokens.removed(from: copied) == "https://rowhni.com\(row.target.split(separator: "&").first!)")
+            #expect(ViewTokens.all(in: copied).count == 1, "the copied link carries the view's token: \(copied)")
             #expect(page.attribute("href", ofElementWithID: "continue-web") == nil)
         } else {
             let banner = try #require(page.meta("apple-itunes-app"))
             #expect(banner.hasPrefix("app-id=567936609, app-argument=https://\(row.host)/"))
+            #expect(ViewTokens.all(in: banner).count == 1, "the banner's argument carries the view's token: \(banner)")
             #expect(page.attribute("href", ofElementWithID: "continue-web") == "https://forums.somethingawful.com\(row.target)")
         }
         #expect(response.header("Content-Security-Policy")?.contains("script-src 'self'") == true)

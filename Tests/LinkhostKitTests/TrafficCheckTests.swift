@@ -131,7 +131,11 @@ struct TrafficCheckTests {
         #expect(try reader.links(since: base + 15, until: base + 25).map(\.query) == ["threadid=2"])
         // Back to version 6, as an older linkhost left it: its rows did not keep their queries.
         let connection = try SQLiteConnection(path: path)
-        try connection.execute("UPDATE hits SET query = NULL; ALTER TABLE hits DROP COLUMN query; PRAGMA user_version = 6;")
+        try connection.execute(
+            """
+            UPDATE hits SET query = NULL; ALTER TABLE hits DROP COLUMN query; DROP INDEX hits_view_token; ALTER TABLE hits DROP COLUMN view_token;
+            ALTER TABLE hits DROP COLUMN in_app; ALTER TABLE hits DROP COLUMN referrer_host; PRAGMA user_version = 6;
+            """)
         let migrated = try LogReader(databasePath: path)
         let next = try LogWriter(databasePath: path)
         next.enqueue(record("fallback", nil, at: 40))

@@ -1,8 +1,8 @@
 extension ResultTable {
     /// The funnel's count columns, in output order, after the group key.
-    static let funnelCountColumns = ["views", "open_clicks", "store_clicks", "copies", "app_opens", "opens_after_view"]
+    static let funnelCountColumns = ["views", "open_clicks", "store_clicks", "copies", "app_opens", "opens_after_view", "bypass_opens", "installs"]
     /// The funnel's rate columns, each a count divided by `views`, in output order after the counts.
-    static let funnelRateColumns = ["open_click_rate", "store_click_rate", "copy_rate", "opens_after_view_rate"]
+    static let funnelRateColumns = ["open_click_rate", "store_click_rate", "copy_rate", "opens_after_view_rate", "bypass_rate", "install_rate"]
 
     /// The funnel: a key column named after `dimension` (none without one; a missing key reads
     /// `(none)`, as in statistics), the counts, then the rates. With `percentages` a rate reads
@@ -18,8 +18,10 @@ extension ResultTable {
         self.rows = rows.map { row in
             var cells: [String?] = []
             if dimension != nil { cells.append(row.key ?? StatsRow.noneKey) }
-            cells += [row.views, row.openClicks, row.storeClicks, row.copies, row.appOpens, row.opensAfterView].map { String($0) }
-            cells += [row.openClicks, row.storeClicks, row.copies, row.opensAfterView].map { count in
+            cells += [row.views, row.openClicks, row.storeClicks, row.copies, row.appOpens, row.opensAfterView, row.bypassOpens, row.installs].map {
+                String($0)
+            }
+            cells += [row.openClicks, row.storeClicks, row.copies, row.opensAfterView, row.bypassOpens, row.installs].map { count in
                 percentages ? Self.percentText(count, of: row.views) : Self.fractionText(count, of: row.views)
             }
             return cells

@@ -41,7 +41,22 @@ struct FunnelQuery {
         self.limit = filter.limit
         self.usesRollups = usesRollups
         pieces =
-            usesRollups ? RollupPlan.pieces(since: rows.since, until: rows.until) : [CountPiece(source: .hits, since: rows.since, until: rows.until)]
+            usesRollups && dimension?.statsDimension.isRolledUp ?? true
+            ? RollupPlan.pieces(since: rows.since, until: rows.until) : [CountPiece(source: .hits, since: rows.since, until: rows.until)]
+    }
+
+    /// The credited columns: every paired open, the bypass opens and the installs, each a sum of
+    /// `counting` over the rows (the open's `event` tells them apart; see `CreditTable`).
+    static var creditedCounts: [(name: String, aggregate: (_ counting: String) -> String)] {
+        [
+            ("opens", { "SUM(\($0))" }),
+            ("bypasses", { "SUM(CASE WHEN event IN (\(quoted(FunnelRow.bypassEvents))) THEN \($0) ELSE 0 END)" }),
+            ("installs", { "SUM(CASE WHEN event IN (\(quoted(FunnelRow.installEvents))) THEN \($0) ELSE 0 END)" }),
+        ]
+    }
+
+    private static func quoted(_ values: [String]) -> String {
+        values.map { "'\($0)'" }.joined(separator: ", ")
     }
 
     private func keyExpression(timeColumn: String = "ts_ms") -> String {
@@ -76,7 +91,7 @@ struct FunnelQuery {
         let dimension = dimension
         var count = CountStatement(
             key: { timeColumn in dimension?.statsDimension.keyExpression(timeColumn: timeColumn) ?? "NULL" },
-            counts: [("opens", { "SUM(\($0))" })],
+            counts: Self.creditedCounts,
             fixedClauses: [],
             rollupTable: CreditTable.table)
         count.hitsSource = CreditTable.pairedViews
@@ -94,14 +109,17 @@ struct FunnelQuery {
             rule: filter.rule,
             site: filter.site
         )
-        let openClauses = SQLCondition.clauses(of: opens, into: &arguments) + ["kind = 'app_open'", "secret IS NOT NULL"]
+        let openClauses = SQLCondition.clauses(of: opens, into: &arguments) + ["kind = 'app_open'", OpenCrediting.pairable]
         let viewClauses = SQLCondition.clauses(of: filter, into: &arguments)
+        // The open's event as `opened_event`: the view's own columns keep their names for the key
+        // and the filter.
+        let counts = Self.creditedCounts.map { "\($0.aggregate("1").replacingOccurrences(of: "event IN", with: "opened_event IN")) AS \($0.name)" }
         let sql = """
             WITH paired AS MATERIALIZED (
-                SELECT \(OpenCrediting.latestView(dialect)) AS view_id
+                SELECT \(OpenCrediting.latestView(dialect)) AS view_id, opened.event AS opened_event
                 FROM hits AS opened\(SQLCondition.whereClause(openClauses))
             )
-            SELECT \(keyExpression()) AS key, COUNT(*) AS opens
+            SELECT \(keyExpression()) AS key, \(counts.joined(separator: ", "))
             FROM paired JOIN hits ON hits.id = paired.view_id\(SQLCondition.whereClause(viewClauses))
             GROUP BY 1
             """
@@ -110,16 +128,18 @@ struct FunnelQuery {
 
     /// The funnel rows from the counted groups and the credited opens per group: busiest first (ties
     /// by key), or by date for `day`, at most the limit; one row of zeros when ungrouped and empty.
-    func rows(counted: [(key: SQLValue, counts: [Int])], credited: [SQLValue: Int]) -> [FunnelRow] {
+    func rows(counted: [(key: SQLValue, counts: [Int])], credited: [SQLValue: [Int]]) -> [FunnelRow] {
         let keyOrder = dimension?.statsDimension ?? .kind
         let sorted = counted.sorted { left, right in
             if dimension != .day, left.counts[0] != right.counts[0] { return left.counts[0] > right.counts[0] }
             return keyOrder.keyPrecedes(left.key, right.key)
         }
         var rows = sorted.prefix(limit ?? Int.max).map { group in
-            FunnelRow(
+            let credits = credited[group.key] ?? [0, 0, 0]
+            return FunnelRow(
                 key: dimension.flatMap { $0.statsDimension.key(from: group.key) }, views: group.counts[0], openClicks: group.counts[1],
-                storeClicks: group.counts[2], copies: group.counts[3], appOpens: group.counts[4], opensAfterView: credited[group.key] ?? 0)
+                storeClicks: group.counts[2], copies: group.counts[3], appOpens: group.counts[4], opensAfterView: credits[0],
+                bypassOpens: credits[1], installs: credits[2])
         }
         if dimension == nil, rows.isEmpty {
             rows.append(FunnelRow(key: nil, views: 0, openClicks: 0, storeClicks: 0, copies: 0, appOpens: 0, opensAfterView: 0))

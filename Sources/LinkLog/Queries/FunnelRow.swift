@@ -14,15 +14,24 @@ public struct FunnelRow: Sendable, Equatable {
     public var copies: Int
     /// Times the app reported it was opened with a link (kind `app_open`), by the open's own fields.
     public var appOpens: Int
-    /// App opens that followed a view of the same invite code (same site and rule) within
-    /// `pairingWindowMilliseconds`, each filed under the group of the latest such view.
+    /// App opens paired with a view within `pairingWindowMilliseconds` (by the view's token, or by
+    /// the same invite code, site and rule), each filed under the group of its view.
     public var opensAfterView: Int
+    /// Of those, opens through the page's own "Open in …" button (`custom-scheme`): the person had
+    /// the app, yet the link showed the web page — a Universal Link that did not open the app.
+    public var bypassOpens: Int
+    /// Of those, opens by a link the app found after it was installed (`pasteboard`,
+    /// `install-referrer`): the app was installed after the view.
+    public var installs: Int
 
     /// How long before an app open a view may have been and still count as what led to it: 7 days.
     public static let pairingWindowMilliseconds: Int64 = 7 * 86_400_000
 
     /// A group and its counts.
-    public init(key: String?, views: Int, openClicks: Int, storeClicks: Int, copies: Int, appOpens: Int, opensAfterView: Int) {
+    public init(
+        key: String?, views: Int, openClicks: Int, storeClicks: Int, copies: Int, appOpens: Int, opensAfterView: Int, bypassOpens: Int = 0,
+        installs: Int = 0
+    ) {
         self.key = key
         self.views = views
         self.openClicks = openClicks
@@ -30,6 +39,8 @@ public struct FunnelRow: Sendable, Equatable {
         self.copies = copies
         self.appOpens = appOpens
         self.opensAfterView = opensAfterView
+        self.bypassOpens = bypassOpens
+        self.installs = installs
     }
 
     /// `openClicks / views`.
@@ -40,6 +51,14 @@ public struct FunnelRow: Sendable, Equatable {
     public var copyRate: Double? { share(copies) }
     /// `opensAfterView / views`.
     public var opensAfterViewRate: Double? { share(opensAfterView) }
+    /// `bypassOpens / views`.
+    public var bypassRate: Double? { share(bypassOpens) }
+    /// `installs / views`.
+    public var installRate: Double? { share(installs) }
+
+    /// The app opens' `event` values that make a paired open a bypass open, and an install.
+    public static let bypassEvents = ["custom-scheme"]
+    public static let installEvents = ["pasteboard", "install-referrer"]
 
     private func share(_ count: Int) -> Double? {
         views == 0 ? nil : Double(count) / Double(views)

@@ -121,9 +121,12 @@ public final class LogReader {
                 counted.append((row[0], row[1...5].map { Int($0.integer ?? 0) }))
             }
         }
-        var credited: [SQLValue: Int] = [:]
+        var credited: [SQLValue: [Int]] = [:]
         if let (creditedSQL, creditedArguments) = query.creditedStatement(connection.dialect) {
-            try connection.query(creditedSQL, creditedArguments) { row in credited[row[0], default: 0] += Int(row[1].integer ?? 0) }
+            try connection.query(creditedSQL, creditedArguments) { row in
+                let counts = row[1...3].map { Int($0.integer ?? 0) }
+                credited[row[0]] = zip(credited[row[0]] ?? [0, 0, 0], counts).map { $0 + $1 }
+            }
         }
         return query.rows(counted: counted, credited: credited)
     }

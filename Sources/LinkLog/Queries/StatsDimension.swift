@@ -12,6 +12,10 @@ public enum StatsDimension: String, Sendable, CaseIterable {
     case day
     case site
     case status
+    /// Which app's in-app browser (`instagram`, `facebook`, …; none for other browsers).
+    case inApp = "in_app"
+    /// The host of the Referer (`l.instagram.com`, `t.co`, …; none when no Referer was sent).
+    case referrerHost = "referrer_host"
 
     /// The SQL giving each row's group key, on the hits table (time in `ts_ms`) or a rollup table
     /// (time in `bucket_ms`): the same column names on both, so one grouping reads the same on
@@ -29,7 +33,16 @@ public enum StatsDimension: String, Sendable, CaseIterable {
         case .day: "((\(timeColumn) - ((\(timeColumn) % 86400000) + 86400000) % 86400000) / 86400000)"
         case .site: "site"
         case .status: "status"
+        case .inApp: "in_app"
+        case .referrerHost: "referrer_host"
         }
+    }
+
+    /// Whether the rollup tables keep the column grouped by. The in-app browser's app and the
+    /// referrer's host are not kept there (the referrer's hosts are many, and every rollup row is
+    /// paid by the writer): grouping by them counts the hits of the whole range.
+    var isRolledUp: Bool {
+        column.map(RollupTable.dimensionColumns.contains) ?? true
     }
 
     /// The column grouped by; `nil` for `day`, which only needs the time.

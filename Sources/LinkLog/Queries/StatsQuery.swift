@@ -12,7 +12,7 @@ struct StatsQuery {
         self.dimension = dimension
         self.filter = filter
         pieces =
-            usesRollups
+            usesRollups && dimension.isRolledUp
             ? RollupPlan.pieces(since: filter.since, until: filter.until) : [CountPiece(source: .hits, since: filter.since, until: filter.until)]
     }
 

@@ -33,13 +33,17 @@ package enum HitTable {
         Column("utm_content", \.utmContent, listing: .shown(.normal), fromQuery: true),
         Column("params", \.trackedParameters, since: 2, listing: .shown(.first)),
         Column("referrer", \.referrer, listing: .shown(.first)),
+        Column("referrer_host", \.referrerHost, since: 8, listing: .onRequest(.normal)),
         Column("user_agent", \.userAgent, listing: .shown(.first)),
         Column("client_class", \.clientClass, since: 2, listing: .shown(.last)),
+        Column("in_app", \.inApp, since: 8, listing: .onRequest(.last)),
         Column("client_addr", \.clientAddress, listing: .shown(.normal)),
         Column("event", \.event, since: 4, listing: .shown(.last)),
         // There for the funnel's pairing, not for reading: listed only when asked for by name.
         Column("secret", \.secretToken, since: 4, listing: .onRequest(.normal)),
         Column(keptByWriter: "view_id", .bigInteger, since: 6),
+        // A random token per view, which pairs the view with an app open exactly.
+        Column("view_token", \.viewToken, since: 8, listing: .onRequest(.normal)),
     ]
 
     /// The indexes. They span columns and most hold only some rows, so they are declared beside the
@@ -54,6 +58,7 @@ package enum HitTable {
         Index("hits_open_time", on: ["ts_ms"], where: "kind = 'app_open' AND secret IS NOT NULL"),
         Index("hits_view", on: ["view_id"], where: "view_id IS NOT NULL"),
         Index("hits_open_secret", on: ["secret", "ts_ms"], where: "kind = 'app_open' AND secret IS NOT NULL"),
+        Index("hits_view_token", on: ["view_token", "ts_ms"], where: "view_token IS NOT NULL"),
     ]
 
     /// The table's name.

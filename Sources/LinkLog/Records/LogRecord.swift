@@ -52,6 +52,14 @@ public struct LogRecord: Sendable {
     /// `SecretHasher` token; `nil` when the link had none. Kept so an AASA change can be checked
     /// against the links people used (`check --against-log`): rules differ by their query items.
     public var query: String?
+    /// The view token (`lh_view`): for a fallback view, the random token its page handed to the app;
+    /// for an app open, the token the app reported. An open is paired with the view of its token.
+    public var viewToken: String?
+    /// For requests from a browser inside another app, which app (`instagram`, `facebook`, …, from
+    /// the User-Agent); `nil` otherwise.
+    public var inApp: String?
+    /// The host of the Referer (lower case, without port), the dimension the funnel groups by.
+    public var referrerHost: String?
 
     /// Makes a record; only the facts every response has are required.
     public init(
@@ -76,7 +84,10 @@ public struct LogRecord: Sendable {
         clientAddress: String? = nil,
         event: String? = nil,
         secretToken: String? = nil,
-        query: String? = nil
+        query: String? = nil,
+        viewToken: String? = nil,
+        inApp: String? = nil,
+        referrerHost: String? = nil
     ) {
         self.timestampMilliseconds = timestampMilliseconds
         self.siteID = siteID
@@ -100,6 +111,9 @@ public struct LogRecord: Sendable {
         self.event = event
         self.secretToken = secretToken
         self.query = query
+        self.viewToken = viewToken
+        self.inApp = inApp
+        self.referrerHost = referrerHost
     }
 
     /// The wall-clock time now in UTC milliseconds since 1970, for `timestampMilliseconds`.

@@ -1,9 +1,11 @@
-/// The rollup of app opens credited to views: per bucket of the **view's** time and the view's
-/// dimension values (the columns of `RollupTable.dimensionColumns`), how many app opens have that
-/// view as the latest one of their invite code before them (`hits.view_id`, kept by
-/// `OpenCrediting`). The funnel's "opens after a view" reads it the way statistics read the hit
-/// rollups, so pairing costs nothing at query time; it is filed under the view because the funnel
-/// files a credited open under its view's group and filters on the view's fields.
+/// The rollup of app opens credited to views: per bucket of the **view's** time, the view's
+/// dimension values (the columns of `RollupTable.dimensionColumns`) and the credited open's way in,
+/// how many app opens have that view as the one they are paired with (`hits.view_id`, kept by
+/// `OpenCrediting`). The funnel's "opens after a view", "bypass opens" and "installs" read it the
+/// way statistics read the hit rollups, so pairing costs nothing at query time; it is filed under
+/// the view because the funnel files a credited open under its view's group and filters on the
+/// view's fields. A view has no `event` of its own, so that column holds the open's (`universal-link`,
+/// `custom-scheme`, `pasteboard`, `install-referrer`, or none), which tells the funnel's columns apart.
 public enum CreditTable {
     /// The table for `grain`: `credits_hourly` or `credits_daily`.
     public static func table(_ grain: RollupGrain) -> String {
@@ -13,17 +15,24 @@ public enum CreditTable {
     /// Its dimension columns: those of the full hit rollup, so a filter reads the same on both.
     public static var columns: [String] { RollupTable.dimensionColumns }
 
-    /// The views that opens can be credited to (what `OpenCrediting.latestView` pairs with), each
-    /// with its columns and `opens`, the number of opens credited to it: what the cut hours at the
-    /// ends of a range are counted from (summing `opens`), under the name `hits` like the hit table.
-    /// Read from the view's side, so the range's time condition picks the views through the time
-    /// index and each view's opens are looked up through `hits_view`; joined from the opens' side,
-    /// PostgreSQL walked every paired open of the log (a merge join, half a second on 10 million rows).
-    static let pairedViews =
-        "(SELECT seen.ts_ms, \(RollupTable.dimensionColumns.map { "seen.\($0)" }.joined(separator: ", ")), "
-        + "(SELECT COUNT(*) FROM hits AS opened WHERE opened.view_id = seen.id) AS opens "
-        + "FROM hits AS seen WHERE seen.kind = 'fallback' AND seen.status = 200 AND seen.secret IS NOT NULL) AS hits"
+    /// Where in `columns` the open's event stands in for the view's.
+    static let eventPosition = RollupTable.dimensionColumns.firstIndex(of: "event")!
 
-    /// What a piece read from `pairedViews` sums: each view's credited opens.
+    /// The credited opens with their views' columns (the open's `event` in place of the view's),
+    /// one row each with `opens` = 1: what the cut hours at the ends of a range are counted from,
+    /// under the name `hits` like the hit table, with the view's time as `ts_ms`. Read from the
+    /// views' side, so the range's time condition picks the views through the time index and each
+    /// view's opens are found through `hits_view`; joined from the opens' side, PostgreSQL walked
+    /// every paired open of the log (a merge join, half a second on 10 million rows).
+    static let pairedViews =
+        "(SELECT seen.ts_ms, "
+        + (RollupTable.dimensionColumns + unrolledColumns).map { $0 == "event" ? "opened.event AS event" : "seen.\($0)" }.joined(separator: ", ")
+        + ", 1 AS opens FROM hits AS seen JOIN hits AS opened ON opened.view_id = seen.id "
+        + "WHERE seen.kind = 'fallback' AND seen.status = 200) AS hits"
+
+    /// The columns a funnel may group by that the rollups do not keep (`StatsDimension.isRolledUp`).
+    static let unrolledColumns = ["in_app", "referrer_host"]
+
+    /// What a piece read from `pairedViews` sums: each credited open once.
     static let pairedViewsCounting = "opens"
 }

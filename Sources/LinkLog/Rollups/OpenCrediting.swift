@@ -1,6 +1,10 @@
-/// Keeps every app open's credited view (`hits.view_id`: the latest view of the same invite code,
-/// site and rule at most `FunnelRow.pairingWindowMilliseconds` before it) and the credit rollup
-/// (`CreditTable`) in step as rows are written, in the writer's transaction.
+/// Keeps every app open's credited view (`hits.view_id`) and the credit rollup (`CreditTable`) in
+/// step as rows are written, in the writer's transaction. An open that reports a view token is
+/// paired with exactly the view of that token (same site, at most `FunnelRow.pairingWindowMilliseconds`
+/// before it), and only if it is the first open of that token: a token is credited to its view once,
+/// and a later open with it (a copied link passed on) is an open of a shared link, left unpaired. An
+/// open without a token is paired as before tokens existed: with the latest view of the same invite
+/// code, site and rule in the window.
 ///
 /// Both sides of a pairing are looked at, so the answer does not depend on the order rows arrive
 /// in: a new app open is paired with the latest view already logged, and a new view takes over the
@@ -11,10 +15,12 @@
 package struct OpenCrediting {
     /// The rows a batch inserted that can change a pairing.
     package struct Inserted {
-        /// Views (fallback pages served with 200) that carry a secret token.
+        /// Views (fallback pages served with 200) that carry a secret token or a view token.
         package var views: [Int64] = []
-        /// App opens that carry a secret token.
+        /// App opens that carry a secret token or a view token.
         package var opens: [Int64] = []
+        /// Of both, the rows with a view token.
+        package var tokened: [Int64] = []
 
         package init() {}
 
@@ -22,12 +28,15 @@ package struct OpenCrediting {
 
         /// Notes the row `id` when `record` is one that takes part in pairing.
         package mutating func note(_ record: LogRecord, id: Int64) {
-            guard record.secretToken != nil else { return }
+            guard record.secretToken != nil || record.viewToken != nil else { return }
             if record.kind == "app_open" {
                 opens.append(id)
             } else if record.kind == "fallback", record.status == 200 {
                 views.append(id)
+            } else {
+                return
             }
+            if record.viewToken != nil { tokened.append(id) }
         }
     }
 
@@ -40,17 +49,54 @@ package struct OpenCrediting {
         self.connection = connection
     }
 
-    /// The correlated subquery giving the credited view of the open aliased `opened`.
+    /// How far an open reported by the app's clock may seem to come before the view whose token it
+    /// carries: a phone's clock a little behind the server's (reports may be up to that far ahead).
+    static let tokenClockSkewMilliseconds: Int64 = 5 * 60_000
+
+    /// Rows that can be paired: app opens and views with an invite code's token or a view token.
+    static let pairable = "(secret IS NOT NULL OR view_token IS NOT NULL)"
+
+    /// The expression giving the credited view of the open aliased `opened`: by its view token when
+    /// it has one, else by its invite code.
     static func latestView(_ dialect: any SQLDialect) -> String {
-        """
-        (SELECT seen.id FROM hits AS seen
-         WHERE seen.secret = opened.secret
-           AND seen.ts_ms BETWEEN opened.ts_ms - \(FunnelRow.pairingWindowMilliseconds) AND opened.ts_ms
-           AND seen.kind = 'fallback' AND seen.status = 200
-           AND \(dialect.isNotDistinct("seen.site", "opened.site")) AND \(dialect.isNotDistinct("seen.rule", "opened.rule"))
-         ORDER BY seen.ts_ms DESC, seen.id DESC
-         LIMIT 1)
-        """
+        let window = FunnelRow.pairingWindowMilliseconds
+        let skew = tokenClockSkewMilliseconds
+        return """
+            CASE WHEN opened.view_token IS NOT NULL THEN
+            (SELECT seen.id FROM hits AS seen
+             WHERE seen.view_token = opened.view_token
+               AND seen.ts_ms BETWEEN opened.ts_ms - \(window) AND opened.ts_ms + \(skew)
+               AND seen.kind = 'fallback' AND seen.status = 200
+               AND \(dialect.isNotDistinct("seen.site", "opened.site"))
+               AND NOT EXISTS (SELECT 1 FROM hits AS earlier
+                 WHERE earlier.view_token = opened.view_token AND earlier.kind = 'app_open'
+                   AND \(dialect.isNotDistinct("earlier.site", "opened.site"))
+                   AND earlier.ts_ms BETWEEN seen.ts_ms - \(skew) AND seen.ts_ms + \(window)
+                   AND (earlier.ts_ms < opened.ts_ms OR (earlier.ts_ms = opened.ts_ms AND earlier.id < opened.id)))
+             ORDER BY seen.ts_ms DESC, seen.id DESC
+             LIMIT 1)
+            ELSE
+            (SELECT seen.id FROM hits AS seen
+             WHERE seen.secret = opened.secret
+               AND seen.ts_ms BETWEEN opened.ts_ms - \(window) AND opened.ts_ms
+               AND seen.kind = 'fallback' AND seen.status = 200
+               AND \(dialect.isNotDistinct("seen.site", "opened.site")) AND \(dialect.isNotDistinct("seen.rule", "opened.rule"))
+             ORDER BY seen.ts_ms DESC, seen.id DESC
+             LIMIT 1)
+            END
+            """
+    }
+
+    /// The app opens that share a view token with the rows `ids` (views or opens): whose pairing a
+    /// new view of the token, or a new first open of it, may change.
+    static func opensSharingTokens(_ ids: [Int64], _ dialect: any SQLDialect) -> (sql: String, arguments: [SQLValue]) {
+        var arguments = SQLArguments(dialect: dialect)
+        let sql = """
+            SELECT other.id FROM hits AS given JOIN hits AS other
+              ON other.view_token = given.view_token AND other.kind = 'app_open'
+            WHERE given.id IN (\(ids.map { arguments.add(.integer($0)) }.joined(separator: ", "))) AND given.view_token IS NOT NULL
+            """
+        return (sql, arguments.values)
     }
 
     /// The app opens of the same code, site and rule as the views `ids`, from each view's time to a
@@ -79,17 +125,24 @@ package struct OpenCrediting {
                 if let id = row[0].integer { affected.insert(id) }
             }
         }
-        // Each affected open's view before and after; only the ones that changed are written.
-        var moved: [(open: Int64, from: Int64?, to: Int64?)] = []
+        for chunk in Self.chunks(inserted.tokened) {
+            let (sql, arguments) = Self.opensSharingTokens(Array(chunk), connection.dialect)
+            try connection.query(sql, arguments) { row in
+                if let id = row[0].integer { affected.insert(id) }
+            }
+        }
+        // Each affected open's view before and after, and how it came in (its `event`, which the
+        // credit rollup files it under); only the ones that changed are written.
+        var moved: [(open: Int64, from: Int64?, to: Int64?, event: SQLValue)] = []
         for chunk in Self.chunks(affected.sorted()) {
             var arguments = SQLArguments(dialect: connection.dialect)
             let sql = """
-                SELECT opened.id, opened.view_id, \(Self.latestView(connection.dialect))
+                SELECT opened.id, opened.view_id, \(Self.latestView(connection.dialect)), opened.event
                 FROM hits AS opened WHERE opened.id IN (\(chunk.map { arguments.add(.integer($0)) }.joined(separator: ", ")))
                 """
             try connection.query(sql, arguments.values) { row in
                 guard let open = row[0].integer, row[1].integer != row[2].integer else { return }
-                moved.append((open, row[1].integer, row[2].integer))
+                moved.append((open, row[1].integer, row[2].integer, row[3]))
             }
         }
         guard !moved.isEmpty else { return [] }
@@ -103,11 +156,12 @@ package struct OpenCrediting {
             let ids = chunk.map { arguments.add(.integer($0.open)) }.joined(separator: ", ")
             try connection.execute("UPDATE hits SET view_id = CASE id\(cases) END WHERE id IN (\(ids))", arguments.values)
         }
-        // The views' buckets and fields: -1 where an open left, +1 where it went.
-        var delta: [Int64: Int64] = [:]
+        // The views' buckets and fields, with the open's event in place of the view's: -1 where an
+        // open left, +1 where it went.
+        var delta: [Int64: [SQLValue: Int64]] = [:]
         for change in moved {
-            if let from = change.from { delta[from, default: 0] -= 1 }
-            if let to = change.to { delta[to, default: 0] += 1 }
+            if let from = change.from { delta[from, default: [:]][change.event, default: 0] -= 1 }
+            if let to = change.to { delta[to, default: [:]][change.event, default: 0] += 1 }
         }
         var hours: [RollupKey: Int64] = [:]
         let columns = CreditTable.columns.joined(separator: ", ")
@@ -115,8 +169,12 @@ package struct OpenCrediting {
             var arguments = SQLArguments(dialect: connection.dialect)
             let sql = "SELECT id, ts_ms, \(columns) FROM hits WHERE id IN (\(chunk.map { arguments.add(.integer($0)) }.joined(separator: ", ")))"
             try connection.query(sql, arguments.values) { row in
-                guard let id = row[0].integer, let time = row[1].integer, let count = delta[id], count != 0 else { return }
-                hours[RollupKey(bucketStart: RollupGrain.hour.bucketStart(time), values: Array(row[2...])), default: 0] += count
+                guard let id = row[0].integer, let time = row[1].integer, let counts = delta[id] else { return }
+                for (event, count) in counts where count != 0 {
+                    var values = Array(row[2...])
+                    values[CreditTable.eventPosition] = event
+                    hours[RollupKey(bucketStart: RollupGrain.hour.bucketStart(time), values: values), default: 0] += count
+                }
             }
         }
         var days: [RollupKey: Int64] = [:]

@@ -95,7 +95,7 @@ public struct RollupBuilder {
     /// Sets `view_id` of the app opens in the chunk (by the open's time) to the view they follow.
     private func pairOpens(_ chunk: RollupChunk) throws {
         var arguments = SQLArguments(dialect: connection.dialect)
-        let clauses = ["kind = 'app_open'", "secret IS NOT NULL"] + chunk.clauses(on: "ts_ms", into: &arguments)
+        let clauses = ["kind = 'app_open'", OpenCrediting.pairable] + chunk.clauses(on: "ts_ms", into: &arguments)
         try connection.execute(
             "UPDATE hits AS opened SET view_id = \(OpenCrediting.latestView(connection.dialect))\(SQLCondition.whereClause(clauses))", arguments.values)
     }
@@ -118,13 +118,13 @@ public struct RollupBuilder {
         let clauses =
             [
                 "opened.view_id >= \(arguments.add(.integer(smallest)))", "opened.view_id <= \(arguments.add(.integer(largest)))",
-                "opened.kind = 'app_open'", "opened.secret IS NOT NULL", "seen.id = opened.view_id",
+                "opened.kind = 'app_open'", "seen.id = opened.view_id",
             ] + chunk.clauses(on: "seen.ts_ms", into: &arguments)
         let columns = CreditTable.columns
         try connection.execute(
             """
             INSERT INTO \(CreditTable.table(.hour)) (\(bucket), \(columns.joined(separator: ", ")), \(count))
-            SELECT \(RollupGrain.hour.bucketExpression("seen.ts_ms")), \(columns.map { "seen.\($0)" }.joined(separator: ", ")), COUNT(*)
+            SELECT \(RollupGrain.hour.bucketExpression("seen.ts_ms")), \(columns.map { $0 == "event" ? "opened.event" : "seen.\($0)" }.joined(separator: ", ")), COUNT(*)
             FROM hits AS opened CROSS JOIN hits AS seen\(SQLCondition.whereClause(clauses))
             GROUP BY \(Self.positions(columns.count + 1))
             """, arguments.values)

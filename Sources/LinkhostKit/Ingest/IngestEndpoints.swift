@@ -61,6 +61,8 @@ struct IngestEndpoints: Sendable {
         ])
         link.describe(in: &served, kind: .appOpen, occurredAt: report.openedAt)
         served.event = report.source?.rawValue
+        // Unknown, expired or malformed tokens are still accepted: the open is logged unpaired.
+        served.viewToken = ViewToken.reported(field: report.view, inLink: link.viewTokens)
         return .success(HTTPResponse(status: 200, headers: IngestResponses.jsonHeaders(commonHeaders), body: body.serialized(.compact) + [0x0A]))
     }
 

@@ -3,26 +3,31 @@ import LinkLog
 import OrderedJSON
 
 /// The body of `POST /v1/opens`: `{"url": "...", "openedAt": "2026-11-23T10:00:00Z", "source":
-/// "universal-link"}`, `openedAt` and `source` optional.
+/// "universal-link", "view": "…"}`, all but `url` optional. `view` is the view token the app was
+/// handed (`lh_view`), when it did not come in `url` itself (an install referrer, say).
 struct OpenReport: Sendable, Equatable {
     /// How the app received the link.
     enum Source: String, Sendable, CaseIterable {
         case universalLink = "universal-link"
         case customScheme = "custom-scheme"
         case pasteboard
+        /// Google Play's install referrer, read once after an install (Android).
+        case installReferrer = "install-referrer"
     }
 
     let url: String
     /// When the app was opened, UTC milliseconds; `nil` means "now".
     let openedAt: Int64?
     let source: Source?
+    /// The `view` field as sent; checked for the shape of a token only when pairing (`ViewToken`).
+    var view: String? = nil
 
     /// Reports may arrive late (an app offline for a while) but not from the future or the distant
     /// past: both would misplace the open in every statistic.
     static let acceptedDelayMilliseconds: Int64 = 7 * 86_400_000
     static let acceptedClockSkewMilliseconds: Int64 = 5 * 60_000
 
-    static let allowedKeys = ["url", "openedAt", "source"]
+    static let allowedKeys = ["url", "openedAt", "source", "view"]
 
     /// Reads and checks a body; the problem says which byte or field is wrong.
     static func parse(_ body: [UInt8], now: Int64) -> Result<OpenReport, HTTPProblem> {
@@ -50,7 +55,12 @@ struct OpenReport: Sendable, Equatable {
             }
             source = known
         }
-        return .success(OpenReport(url: url, openedAt: openedAt, source: source))
+        var view: String?
+        if let given = value("view") {
+            guard let text = given.stringValue else { return .failure(.invalidField("\"view\" must be a string: the lh_view token the app was handed")) }
+            view = text
+        }
+        return .success(OpenReport(url: url, openedAt: openedAt, source: source, view: view))
     }
 
     /// An RFC 3339 time as UTC milliseconds: a real date, `T`, hours and minutes, optional seconds

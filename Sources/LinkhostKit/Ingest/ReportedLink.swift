@@ -13,6 +13,8 @@ struct ReportedLink: Sendable {
     let rawPath: String
     let query: [(name: String, value: String)]
     let match: LinkMatch
+    /// The values of the link's `lh_view` items, taken out before it was routed (`ViewToken`).
+    var viewTokens: [String] = []
 
     /// Writes the reported link into a request's facts: what the log stores instead of the API call.
     func describe(in served: inout ServedRequest, kind: HitKind, occurredAt: Int64?) {
@@ -23,8 +25,18 @@ struct ReportedLink: Sendable {
         served.reported = ReportedTarget(host: host, rawPath: rawPath, occurredAt: occurredAt)
     }
 
-    /// Routes a full URL (`https://rowhni.com/addfriend?code=ABC123`) for `site`.
-    static func resolve(url: String, site: SiteConfiguration) -> Result<ReportedLink, HTTPProblem> {
+    /// Routes a full URL (`https://rowhni.com/addfriend?code=ABC123`) for `site`, without its view
+    /// token (`lh_view`), which is kept in `viewTokens`.
+    static func resolve(url given: String, site: SiteConfiguration) -> Result<ReportedLink, HTTPProblem> {
+        let (url, tokens) = takingViewTokens(from: given)
+        return resolveWithoutTokens(url: url, site: site).map { link in
+            var link = link
+            link.viewTokens = tokens
+            return link
+        }
+    }
+
+    private static func resolveWithoutTokens(url: String, site: SiteConfiguration) -> Result<ReportedLink, HTTPProblem> {
         guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else {
             return .failure(.unprocessableLink("\"\(abbreviated(url))\" is not an absolute URL; send the full URL the app was opened with"))
         }
@@ -55,9 +67,28 @@ struct ReportedLink: Sendable {
         return route(host: host, rawPath: parts.rawPath, rawQuery: parts.rawQuery, site: site)
     }
 
-    /// Routes a page's own path and query (`/addfriend?code=ABC123`) reported from that page.
-    static func resolve(target: String, host: String, site: SiteConfiguration) -> Result<ReportedLink, HTTPProblem> {
-        guard target.hasPrefix("/") else { return .failure(.unprocessableLink("\"path\" must start with \"/\": send location.pathname + location.search")) }
+    /// `url` without the `lh_view` items of its query, and their values (form-decoded).
+    private static func takingViewTokens(from url: String) -> (url: String, tokens: [String]) {
+        guard url.contains("?") else { return (url, []) }
+        var base = Substring(url)
+        var fragment: Substring = ""
+        if let hash = url.firstIndex(of: "#") {
+            base = url[..<hash]
+            fragment = url[hash...]
+        }
+        guard let question = base.firstIndex(of: "?") else { return (url, []) }
+        let rawQuery = String(base[base.index(after: question)...])
+        let tokens = ViewToken.values(in: LinkRouter.queryItems(rawQuery))
+        guard !tokens.isEmpty else { return (url, []) }
+        let rest = ViewToken.removed(fromRawQuery: rawQuery).map { "?" + $0 } ?? ""
+        return (String(base[..<question]) + rest + fragment, tokens)
+    }
+
+    /// Routes a page's own path and query (`/addfriend?code=ABC123`) reported from that page (a page
+    /// opened from a copied link has that link's `lh_view`, which is taken out).
+    static func resolve(target given: String, host: String, site: SiteConfiguration) -> Result<ReportedLink, HTTPProblem> {
+        guard given.hasPrefix("/") else { return .failure(.unprocessableLink("\"path\" must start with \"/\": send location.pathname + location.search")) }
+        let (target, _) = takingViewTokens(from: given)
         let parts = HTTPRequestTargetParts(target)
         return route(host: host, rawPath: parts.rawPath, rawQuery: parts.rawQuery, site: site)
     }

@@ -104,6 +104,8 @@ struct PageSkeleton: Sendable {
 /// The values of a page that vary from link to link, each in its slot.
 enum PageSlot: Int, Sendable, CaseIterable {
     case heading, documentTitle, summary, canonicalURL, openURL, banner, copyCode, copyValue, webURL, qrSVG, qrLink
+    /// Google Play's page with the install referrer (Android pages).
+    case storeURL
 }
 
 /// A set of page slots, one bit each (a set per request would be an allocation).

@@ -14,12 +14,13 @@ final class QRCodeImages: Sendable {
         cache = BoundedCache(capacity: capacity, costLimit: byteLimit) { ($0?.utf8.count ?? 0) + 64 }
     }
 
-    /// The SVG of the code for `link`, or `nil` when it is too long for one.
-    func svg(for link: String) -> String? {
+    /// The SVG of the code for `link`, or `nil` when it is too long for one; kept for the next view
+    /// of the same link unless `keep` is false (a link carrying one view's token is never asked again).
+    func svg(for link: String, keep: Bool = true) -> String? {
         guard link.utf8.count <= Self.maximumLinkLength else { return nil }
-        if let known = cache.value(for: link) { return known }
+        if keep, let known = cache.value(for: link) { return known }
         let made = (try? QRCode(encoding: link, correction: .medium))?.svg()
-        cache.store(made, for: link)
+        if keep { cache.store(made, for: link) }
         return made
     }
 

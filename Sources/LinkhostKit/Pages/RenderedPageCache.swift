@@ -16,11 +16,27 @@ final class RenderedPageCache: Sendable {
         let language: String
         let target: String
         var variant: PageVariant = .standard
+        /// Whether the page is made for a person, whose view of a link carries a token.
+        var personal = false
     }
 
-    /// What a cached page is: the response and what routing found, which the hit log needs.
+    /// A cached page: a response sent as it is, or a link's page that gets each view's token.
+    enum Page: Sendable {
+        case prepared(PreparedResponse)
+        case tokenized(TokenizedPage)
+
+        /// The bytes it holds.
+        var byteCount: Int {
+            switch self {
+            case .prepared(let response): response.body.count
+            case .tokenized(let page): page.byteCount
+            }
+        }
+    }
+
+    /// What a cached page is: the page and what routing found, which the hit log needs.
     struct Entry: Sendable {
-        let response: PreparedResponse
+        let page: Page
         let kind: HitKind
         var rule: LinkRule? = nil
         var pathCaptures: [String: String] = [:]
@@ -38,7 +54,7 @@ final class RenderedPageCache: Sendable {
     /// the cache pays for itself only on links opened again soon. At 32 MiB, a run of unique links
     /// took the server to 123 MB resident with two sites (the server's budget is 64 MB).
     init(capacity: Int = 4096, byteLimit: Int = 8 * 1024 * 1024) {
-        entries = BoundedCache(capacity: capacity, costLimit: byteLimit) { $0.response.body.count }
+        entries = BoundedCache(capacity: capacity, costLimit: byteLimit) { $0.page.byteCount }
     }
 
     /// The page made for exactly this target. Keys compare targets as `String`s do, which takes

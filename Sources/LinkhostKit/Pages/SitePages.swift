@@ -28,6 +28,10 @@ final class SitePages: Sendable {
     private let qrCodes: QRCodeImages
     /// The response headers of a page in each of the site's languages.
     private let headers: [String: CheckedHeaders]
+    /// The same for a page that carries a view token: personal, so no shared cache may keep it.
+    private let personalHeaders: [String: CheckedHeaders]
+    /// Where the view tokens come from.
+    private let tokens: ViewTokenSource
     /// Each rule's heading and summary in each of the site's languages, split at their placeholders.
     private let ruleTexts: [String: [String: RuleTexts]]
 
@@ -35,33 +39,41 @@ final class SitePages: Sendable {
     /// the site).
     init(
         site: SiteConfiguration, publicDirectory: String, publicScheme: String, commonHeaders: CommonHeaders = .none,
-        trackedParameters: [String] = LogSettings().trackedParameters, qrCodes: QRCodeImages = QRCodeImages()
+        trackedParameters: [String] = LogSettings().trackedParameters, qrCodes: QRCodeImages = QRCodeImages(),
+        tokens: ViewTokenSource = .shared
     ) throws(PageSetupError) {
         self.site = site
         self.commonHeaders = commonHeaders
         self.publicScheme = publicScheme
         self.trackedParameters = trackedParameters
         self.qrCodes = qrCodes
+        self.tokens = tokens
         strings = try PageStrings.load(from: publicDirectory + "/locales", languages: site.languages)
         templates = try PageTemplates.load(folder: publicDirectory + "/templates", siteID: site.id)
         var headers: [String: CheckedHeaders] = [:]
+        var personalHeaders: [String: CheckedHeaders] = [:]
         for language in site.languages {
-            var fields: HTTPHeaders = [
-                "Content-Type": "text/html; charset=utf-8",
-                "Content-Language": language,
-                // The page differs by device (store button, open link, QR code) as well as by language.
-                "Vary": "Accept-Language, User-Agent",
-                "Cache-Control": "no-cache",
-            ]
-            SecurityHeaders.apply(to: &fields)
-            commonHeaders.apply(to: &fields)
-            do {
-                headers[language] = try CheckedHeaders(fields)
-            } catch {
-                throw PageSetupError("the pages' headers cannot be sent: \(error)")
+            // A page with a view token is one person's: a shared cache or CDN must never hand its
+            // token to someone else (RFC 9111 §5.2.2.3, §5.2.2.7).
+            for (cacheControl, personal) in [("no-cache", false), ("private, no-store", true)] {
+                var fields: HTTPHeaders = [
+                    "Content-Type": "text/html; charset=utf-8",
+                    "Content-Language": language,
+                    // The page differs by device (store button, open link, QR code) as well as by language.
+                    "Vary": "Accept-Language, User-Agent",
+                    "Cache-Control": cacheControl,
+                ]
+                SecurityHeaders.apply(to: &fields)
+                commonHeaders.apply(to: &fields)
+                do {
+                    if personal { personalHeaders[language] = try CheckedHeaders(fields) } else { headers[language] = try CheckedHeaders(fields) }
+                } catch {
+                    throw PageSetupError("the pages' headers cannot be sent: \(error)")
+                }
             }
         }
         self.headers = headers
+        self.personalHeaders = personalHeaders
         var ruleTexts: [String: [String: RuleTexts]] = [:]
         for rule in site.router.rules where ruleTexts[rule.name] == nil {
             var texts: [String: RuleTexts] = [:]
@@ -82,17 +94,31 @@ final class SitePages: Sendable {
         let clientClass = classes.classify(userAgent)
         served.clientClass = clientClass
         let variant = PageVariant.choose(clientClass: clientClass, userAgent: userAgent, siteHasAndroidApp: site.app.android != nil)
-        let key = RenderedPageCache.Key(site: site.id, host: host, language: language, target: request.target, variant: variant)
-        if let cached = cache.entry(for: key) {
+        // A person's view of a link gets a token of its own; a desktop page's token is inside its QR
+        // code, which is drawn per view, so that page is made whole each time.
+        let personal = ViewToken.isIssued(to: clientClass)
+        let cacheable = !(personal && variant == .desktop)
+        let key = RenderedPageCache.Key(site: site.id, host: host, language: language, target: request.target, variant: variant, personal: personal)
+        if cacheable, let cached = cache.entry(for: key) {
             served.kind = cached.kind
             served.rule = cached.rule
             served.pathCaptures = cached.pathCaptures
-            return AnnotatedResponse(HTTPResponse(cached.response), annotation: served)
+            switch cached.page {
+            case .prepared(let prepared):
+                return AnnotatedResponse(HTTPResponse(prepared), annotation: served)
+            case .tokenized(let page):
+                let token = tokens.make()
+                served.viewToken = token
+                return AnnotatedResponse(personalResponse(page.body(with: token), language: language), annotation: served)
+            }
         }
-        let query = LinkRouter.queryItems(request.rawQuery)
+        let split = LinkRouter.queryItems(request.rawQuery)
+        let (query, rawQuery) = ViewToken.removed(from: split, rawQuery: request.rawQuery)
         served.query = query
+        served.viewTokenRemoved = query.count != split.count
         let route = request.path.hasPrefix("/static/") ? .noRule : site.router.route(rawPath: request.rawPath, query: query)
-        let page = Page(language: language, host: host, variant: variant, query: query)
+        let page = Page(language: language, host: host, variant: variant, query: query, rawQuery: rawQuery)
+        var token: String?
         let status: Int
         let shape: PageShape.Kind
         var values = PageValues()
@@ -103,7 +129,13 @@ final class SitePages: Sendable {
             served.rule = match.rule
             served.pathCaptures = match.captures
             shape = .link(rule: match.rule.name)
-            values = linkValues(match, request: request, page: page)
+            if personal {
+                let made = tokens.make()
+                token = made
+                served.viewToken = made
+            }
+            // A cached page holds the marker where the token goes; a desktop page its own token.
+            values = linkValues(match, request: request, page: page, token: cacheable ? token.map { _ in TokenizedPage.marker } : token)
         case .badLink(let rule, let problem, let captures):
             status = 400
             served.kind = .badLink
@@ -122,12 +154,26 @@ final class SitePages: Sendable {
             PageSkeleton(rendered: templates.render(context(pageShape, route: route, page: page, values: .markers(for: pageShape.slots))))
         }
         let body = skeleton.fill(values)
+        if let token {
+            guard cacheable else { return AnnotatedResponse(personalResponse(body, language: language), annotation: served) }
+            let page = TokenizedPage(filled: body)
+            cache.store(RenderedPageCache.Entry(page: .tokenized(page), kind: served.kind, rule: served.rule, pathCaptures: served.pathCaptures), for: key)
+            return AnnotatedResponse(personalResponse(page.body(with: token), language: language), annotation: served)
+        }
         guard let fields = headers[language] ?? headers.values.first, let prepared = try? PreparedResponse(status: status, checkedHeaders: fields, body: body)
         else {
             return AnnotatedResponse(HTTPResponse(status: status, headers: headers[language]?.fields ?? HTTPHeaders(), body: body), annotation: served)
         }
-        cache.store(RenderedPageCache.Entry(response: prepared, kind: served.kind, rule: served.rule, pathCaptures: served.pathCaptures), for: key)
+        cache.store(RenderedPageCache.Entry(page: .prepared(prepared), kind: served.kind, rule: served.rule, pathCaptures: served.pathCaptures), for: key)
         return AnnotatedResponse(HTTPResponse(prepared), annotation: served)
+    }
+
+    /// A link's page carrying a view token: made for this request alone, sent as personal.
+    private func personalResponse(_ body: [UInt8], language: String) -> HTTPResponse {
+        guard let fields = personalHeaders[language] ?? personalHeaders.values.first,
+            let prepared = try? PreparedResponse(status: 200, checkedHeaders: fields, body: body)
+        else { return HTTPResponse(status: 200, headers: personalHeaders[language]?.fields ?? HTTPHeaders(), body: body) }
+        return HTTPResponse(prepared)
     }
 
     /// The page skeletons made so far (for tests).
@@ -135,13 +181,13 @@ final class SitePages: Sendable {
 
     /// The page rendered whole with Mustache from its values, as a skeleton filled with the same
     /// values gives it (for tests that hold the two to each other).
-    func renderedWhole(for request: HTTPRequest, language: String, variant: PageVariant) -> (status: Int, body: String) {
-        let query = LinkRouter.queryItems(request.rawQuery)
-        let page = Page(language: language, host: canonicalHost(for: request), variant: variant, query: query)
+    func renderedWhole(for request: HTTPRequest, language: String, variant: PageVariant, token: String? = nil) -> (status: Int, body: String) {
+        let (query, rawQuery) = ViewToken.removed(from: LinkRouter.queryItems(request.rawQuery), rawQuery: request.rawQuery)
+        let page = Page(language: language, host: canonicalHost(for: request), variant: variant, query: query, rawQuery: rawQuery)
         let route = request.path.hasPrefix("/static/") ? .noRule : site.router.route(rawPath: request.rawPath, query: query)
         let (status, shape, values): (Int, PageShape.Kind, PageValues) =
             switch route {
-            case .page(let match): (200, .link(rule: match.rule.name), linkValues(match, request: request, page: page))
+            case .page(let match): (200, .link(rule: match.rule.name), linkValues(match, request: request, page: page, token: token))
             case .badLink(let rule, let problem, _): (400, .badLink(rule: rule.name, problem: Self.key(problem)), badLinkValues(rule, problem, page: page))
             case .noRule: (404, .notFound, notFoundValues(page))
             }
@@ -150,12 +196,14 @@ final class SitePages: Sendable {
     }
 
     /// What a page is made for besides the route: the visitor's language, the host its absolute
-    /// links use, the variant for the visitor's device, and the request's query (split as sent).
+    /// links use, the variant for the visitor's device, and the request's query (split as sent, and
+    /// as sent), without any `lh_view`.
     struct Page {
         let language: String
         let host: String
         let variant: PageVariant
         let query: [(name: String, value: String)]
+        let rawQuery: String?
     }
 
     private static func key(_ problem: LinkProblem) -> LinkProblemKey {
@@ -168,7 +216,10 @@ final class SitePages: Sendable {
 
     // MARK: values: what varies from link to link
 
-    private func linkValues(_ match: LinkMatch, request: HTTPRequest, page: Page) -> PageValues {
+    /// The values of a link's page; `token` is the view's token (or the marker a cached page holds
+    /// in its place), put on every hand-off to the app: the open button, the Smart App Banner's
+    /// argument, the copied link, Google Play's install referrer and the QR code.
+    private func linkValues(_ match: LinkMatch, request: HTTPRequest, page: Page, token: String?) -> PageValues {
         let rule = match.rule
         let language = page.language
         var values = PageValues()
@@ -176,6 +227,7 @@ final class SitePages: Sendable {
         let heading = texts.title?.filled(match.values) ?? rule.name
         let passThrough = match.passThrough.map { (name: $0.name, value: $0.value) }
         let link = canonicalLink(rule: rule, values: match.values, extraQuery: passThrough, host: page.host)
+        let handOff = token.map { ViewToken.adding($0, to: link) } ?? link
         values[.heading] = heading
         values[.documentTitle] = documentTitle(heading)
         values[.summary] = texts.summary?.filled(match.values)
@@ -183,11 +235,14 @@ final class SitePages: Sendable {
         switch page.variant {
         // On Android the button opens the app through the link itself: an app that verified its
         // App Links handles the site's https links, while a custom scheme is the iOS app's.
-        case .android: values[.openURL] = openURL(link, page: page)
-        case .standard: values[.openURL] = match.appURL
+        case .android:
+            let store = playStoreURL(page: page, token: token)
+            values[.storeURL] = store
+            values[.openURL] = openURL(handOff, page: page, fallbackURL: store)
+        case .standard: values[.openURL] = token.map { ViewToken.adding($0, to: match.appURL) } ?? match.appURL
         // On a computer the code is the way to the app (the custom scheme would do nothing there).
         case .desktop:
-            if let (svg, qrLink) = qrCode(match, page: page) {
+            if let (svg, qrLink) = qrCode(match, page: page, token: token) {
                 values[.qrSVG] = svg
                 values[.qrLink] = qrLink
             }
@@ -197,15 +252,15 @@ final class SitePages: Sendable {
             banner.reserveCapacity(32 + appStoreID.utf8.count + link.utf8.count)
             banner += appStoreID
             banner += ", app-argument="
-            banner += link
+            banner += handOff
             values[.banner] = banner
         }
         if let parameter = rule.parameters.first(where: { $0.isCopyable && match.values[$0.name] != nil }), let code = match.values[parameter.name] {
             values[.copyCode] = code
-            values[.copyValue] = link
+            values[.copyValue] = handOff
         }
         if rule.continueOnWeb, let base = site.webBaseURL {
-            let query = request.rawQuery.map { $0.isEmpty ? "" : "?" + PercentCoding.encode($0, .pathAndQuery) } ?? ""
+            let query = page.rawQuery.map { $0.isEmpty ? "" : "?" + PercentCoding.encode($0, .pathAndQuery) } ?? ""
             values[.webURL] = base + PercentCoding.encode(request.rawPath, .pathAndQuery) + query
         }
         return values
@@ -242,7 +297,8 @@ final class SitePages: Sendable {
         ]
         if page.variant == .android, let android = site.app.android {
             context["store"] = [
-                "url": android.storeURL, "label": strings.text("get_app", language, app), "hint": strings.text("get_app_hint_android", language, app),
+                "url": values[.storeURL] ?? android.storeURL, "label": strings.text("get_app", language, app),
+                "hint": strings.text("get_app_hint_android", language, app),
                 "platform": "android",
             ]
         } else if let store = site.app.storeURL {
@@ -325,30 +381,60 @@ final class SitePages: Sendable {
     }
 
     /// The open button's URL: `url` itself, or on Android an `intent://` URL for it that names the
-    /// app's package and falls back to its store page when the app is not installed.
-    private func openURL(_ url: String, page: Page) -> String {
+    /// app's package and falls back to its store page (`fallbackURL`, else the configured one) when
+    /// the app is not installed.
+    private func openURL(_ url: String, page: Page, fallbackURL: String? = nil) -> String {
         guard page.variant == .android, let android = site.app.android else { return url }
-        return AndroidIntentLink.make(url: url, package: android.packageName, fallbackURL: android.storeURL)
+        return AndroidIntentLink.make(url: url, package: android.packageName, fallbackURL: fallbackURL ?? android.storeURL)
     }
 
-    /// The QR code of a desktop page and the link in it: the link with the request's `utm_*` values
-    /// (a campaign that reached a computer keeps its credit when the phone opens the link) and
-    /// `from=qrcode`. When that is too long for a code, the link without them; when even that is,
-    /// no code.
-    private func qrCode(_ match: LinkMatch, page: Page) -> (svg: String, link: String)? {
-        let passThrough = match.passThrough.map { (name: $0.name, value: $0.value) }
-        let source = QRCodeLink.sourceItems(rule: match.rule, site: site, trackedParameters: trackedParameters)
+    /// The Google Play page of the app with an install referrer (`referrer`, which Play hands the
+    /// app once after installing, through its Install Referrer API): the link's `utm_*` values and
+    /// the view's token, as one URL-encoded query. `nil` when there is nothing to hand over, or when
+    /// the configured store URL already names a referrer of its own.
+    private func playStoreURL(page: Page, token: String?) -> String? {
+        guard let android = site.app.android, !android.storeURL.contains("referrer=") else { return nil }
+        var referrer = ""
+        for (name, value) in utmItems(page) {
+            referrer += referrer.isEmpty ? "" : "&"
+            referrer += PercentCoding.encode(name) + "=" + PercentCoding.encode(value)
+        }
+        if let token {
+            referrer += referrer.isEmpty ? "" : "&"
+            referrer += ViewToken.parameterName + "="
+            // Encoded on its own: the token (or the marker) needs no encoding and must stay as it is.
+            return android.storeURL + (android.storeURL.contains("?") ? "&" : "?") + "referrer=" + PercentCoding.encode(referrer, .component) + token
+        }
+        guard !referrer.isEmpty else { return nil }
+        return android.storeURL + (android.storeURL.contains("?") ? "&" : "?") + "referrer=" + PercentCoding.encode(referrer, .component)
+    }
+
+    /// The request's non-empty `utm_*` values, each the first of its name, decoded as a browser
+    /// form encodes them (`+` a space).
+    private func utmItems(_ page: Page) -> [(name: String, value: String)] {
         var utm: [(name: String, value: String)] = []
         for name in LogRecord.utmParameterNames {
-            // The first item with this name, decoded as a browser form encodes it (`+` a space).
             if let raw = page.query.first(where: { PercentCoding.decode($0.name, plusAsSpace: true).text == name })?.value {
                 let value = PercentCoding.decode(raw, plusAsSpace: true).text
                 if !value.isEmpty { utm.append((name, value)) }
             }
         }
-        for extra in [passThrough + source + utm, passThrough + source] {
+        return utm
+    }
+
+    /// The QR code of a desktop page and the link in it: the link with the request's `utm_*` values
+    /// (a campaign that reached a computer keeps its credit when the phone opens the link),
+    /// `from=qrcode` and the view's token (a phone that scans it and opens the app is paired with
+    /// this view). When that is too long for a code, the link without the `utm_*` values; when even
+    /// that is, no code. A code with a token is drawn for this view alone and not kept.
+    private func qrCode(_ match: LinkMatch, page: Page, token: String?) -> (svg: String, link: String)? {
+        let passThrough = match.passThrough.map { (name: $0.name, value: $0.value) }
+        let source = QRCodeLink.sourceItems(rule: match.rule, site: site, trackedParameters: trackedParameters)
+        let utm = utmItems(page)
+        let viewItem = token.map { [(name: ViewToken.parameterName, value: $0)] } ?? []
+        for extra in [passThrough + source + utm + viewItem, passThrough + source + viewItem] {
             let link = canonicalLink(rule: match.rule, values: match.values, extraQuery: extra, host: page.host)
-            if let svg = qrCodes.svg(for: link) { return (svg, link) }
+            if let svg = qrCodes.svg(for: link, keep: token == nil) { return (svg, link) }
         }
         return nil
     }

@@ -50,7 +50,17 @@ final class HitLogger: Sendable {
         // App opens and page events log the link they report, not the API request.
         let reported = served.reported
         let rawPath = reported?.rawPath ?? request.rawPath
-        let query = served.query ?? LinkRouter.queryItems(request.rawQuery)
+        // The link's query split as sent, without a copied link's view token (which is that view's).
+        let query: [(name: String, value: String)]
+        var pageQuery = request.rawQuery
+        if let split = served.query {
+            query = split
+            if served.viewTokenRemoved { pageQuery = ViewToken.removed(fromRawQuery: pageQuery) }
+        } else {
+            let kept = ViewToken.removed(from: LinkRouter.queryItems(request.rawQuery), rawQuery: request.rawQuery)
+            query = kept.0
+            pageQuery = kept.1
+        }
         var path = rawPath
         var secretToken: String?
         if let rule = served.rule, let site, site.rulesWithSecrets.contains(rule.name) {
@@ -86,8 +96,11 @@ final class HitLogger: Sendable {
         )
         record.event = served.event
         record.secretToken = secretToken
+        record.viewToken = served.viewToken
+        if served.clientClass == .inAppBrowser { record.inApp = ClientClassifier.inAppBrowser(record.userAgent) }
+        record.referrerHost = ReferrerHost.of(record.referrer)
         record.query = Self.loggedQuery(
-            reported == nil ? request.rawQuery : nil, items: query, secret: site?.secretNames ?? [], token: { value in hasher.map { $0.token(for: value) } })
+            reported == nil ? pageQuery : nil, items: query, secret: site?.secretNames ?? [], token: { value in hasher.map { $0.token(for: value) } })
         record.takeParameters(
             from: Self.formItems(query, keeping: tracked, site?.secretNames ?? []), tracked: tracked, secret: site?.secretNames ?? [], hasher: hasher)
         writer.enqueue(record)

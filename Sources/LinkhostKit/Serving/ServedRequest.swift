@@ -31,6 +31,11 @@ struct ServedRequest: Sendable {
     var reported: ReportedTarget?
     /// The page event's name, or how the app was opened (`universal-link`, …) for app opens.
     var event: String?
+    /// The view token: the one a link's page issued to this view, or the one an app open reported
+    /// (`ViewToken`); `nil` for everything else.
+    var viewToken: String?
+    /// Whether `query` is the request's own without an `lh_view` it carried (a copied link).
+    var viewTokenRemoved = false
     /// False for answers that must leave no row (refused reports).
     var logged = true
     /// Why a report was refused (`unauthorized`, `rate_limited`, …), for the metrics; `nil` otherwise.

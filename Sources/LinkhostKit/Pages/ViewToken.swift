@@ -1,0 +1,182 @@
+import Glibc
+import LinkLog
+import PercentCoding
+import Synchronization
+
+/// The token of one fallback page view (`lh_view`): 96 random bits written as 16 URL-safe base64
+/// characters (RFC 4648 §5), nothing derived from the visitor or the request. The page puts it on
+/// every hand-off to the app (the open button's URL, the copied link, Google Play's install
+/// referrer, the Android intent link, the desktop QR code); the app reports it back with the open
+/// (`POST /v1/opens`), which is then paired with exactly that view — no fingerprint involved.
+enum ViewToken {
+    /// The query parameter that carries a token.
+    static let parameterName = "lh_view"
+
+    /// Characters in a token: 96 bits in base64 need exactly 16.
+    static let length = 16
+
+    /// Whether `text` is a token as linkhost writes them: exactly 16 characters of the URL-safe
+    /// base64 alphabet. Anything else (too long, padded, another alphabet) is not one and is
+    /// ignored for pairing rather than stored.
+    static func isWellFormed(_ text: some StringProtocol) -> Bool {
+        var count = 0
+        for byte in text.utf8 {
+            count += 1
+            guard count <= length, isAlphabet(byte) else { return false }
+        }
+        return count == length
+    }
+
+    /// Whether the browser that made a request may be a person's, who could take the page's
+    /// hand-offs to the app: crawlers, link-preview fetchers and Apple's AASA fetchers never do, so
+    /// their pages carry no token (and stay shareable, cached responses).
+    static func isIssued(to clientClass: ClientClass) -> Bool {
+        switch clientClass {
+        case .ios, .android, .desktop, .inAppBrowser, .unknown: true
+        case .aasaBot, .appleCFNetwork, .linkPreview, .bot: false
+        }
+    }
+
+    /// `url` with `lh_view=token` added to its query (before a fragment, if it has one).
+    static func adding(_ token: String, to url: String) -> String {
+        var base = Substring(url)
+        var fragment: Substring = ""
+        if let hash = url.firstIndex(of: "#") {
+            base = url[..<hash]
+            fragment = url[hash...]
+        }
+        var result = String(base)
+        result.reserveCapacity(url.utf8.count + parameterName.utf8.count + token.utf8.count + 2)
+        result += base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
+        result += parameterName
+        result += "="
+        result += token
+        result += fragment
+        return result
+    }
+
+    /// A query split as sent without its `lh_view` items, and the raw query without them (its other
+    /// pieces byte for byte as sent). A link copied from a page carries that page's view token,
+    /// which belongs to that view and is never part of the link: it routes no rule, is never put
+    /// back on a page, and is not logged as the link's query.
+    static func removed(from items: [(name: String, value: String)], rawQuery: String?) -> ([(name: String, value: String)], String?) {
+        guard items.contains(where: { isParameterName($0.name) }) else { return (items, rawQuery) }
+        return (items.filter { !isParameterName($0.name) }, removed(fromRawQuery: rawQuery))
+    }
+
+    /// `rawQuery` without its `lh_view` items; `nil` when nothing else is left.
+    static func removed(fromRawQuery rawQuery: String?) -> String? {
+        guard let rawQuery else { return nil }
+        let rest = rawQuery.split(separator: "&", omittingEmptySubsequences: false).filter { !isParameterName(String($0.prefix { $0 != "=" })) }
+        return rest.isEmpty || rest == [""] ? nil : rest.joined(separator: "&")
+    }
+
+    /// The values of the `lh_view` items of a query as sent, form-decoded.
+    static func values(in items: [(name: String, value: String)]) -> [String] {
+        items.filter { isParameterName($0.name) }.map { PercentCoding.decode($0.value, plusAsSpace: true).text }
+    }
+
+    /// Whether a query item's name as sent is `lh_view` (form-decoded, as every parameter is read).
+    static func isParameterName(_ name: String) -> Bool {
+        if name == parameterName { return true }
+        guard name.utf8.count <= 3 * parameterName.utf8.count, name.utf8.contains(UInt8(ascii: "%")) else { return false }
+        return PercentCoding.decode(name, plusAsSpace: true).text == parameterName
+    }
+
+    /// The token a report names, from the `view` field and the `lh_view` items of its link: the one
+    /// value when every place that names one names the same well-formed token; `nil` when none does,
+    /// or when they disagree, repeat differently or are malformed (such a report is still accepted,
+    /// and logged unpaired).
+    static func reported(field: String?, inLink: [String]) -> String? {
+        let given = (field.map { [$0] } ?? []) + inLink
+        guard let first = given.first, isWellFormed(first), given.allSatisfy({ $0 == first }) else { return nil }
+        return first
+    }
+
+    private static func isAlphabet(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default: false
+        }
+    }
+
+    /// The URL-safe base64 alphabet (RFC 4648 §5), by value.
+    fileprivate static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+}
+
+/// Makes view tokens from the kernel's random generator (`/dev/urandom`), read a few kilobytes at
+/// a time: a system call per page view would cost more than the rest of the token, and the bytes
+/// are as unpredictable held here as anywhere in the process. (`getrandom(2)` is the same generator
+/// but is not exposed to Swift by Glibc's module.)
+final class ViewTokenSource: Sendable {
+    private struct Pool {
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        var next = 4096
+        var device: Int32 = -1
+    }
+
+    private let pool = Mutex(Pool())
+
+    /// The process's source, which every site's pages share (one open device for the process).
+    static let shared = ViewTokenSource()
+
+    init() {}
+
+    deinit {
+        pool.withLock { pool in
+            if pool.device >= 0 { close(pool.device) }
+        }
+    }
+
+    /// A fresh token.
+    func make() -> String {
+        // 12 random bytes, 3 at a time into 4 characters of 6 bits each.
+        var random: (UInt64, UInt32) = (0, 0)
+        pool.withLock { pool in
+            if pool.next + 12 > pool.bytes.count {
+                Self.refill(&pool)
+                pool.next = 0
+            }
+            pool.bytes.withUnsafeBytes { bytes in
+                random.0 = bytes.loadUnaligned(fromByteOffset: pool.next, as: UInt64.self)
+                random.1 = bytes.loadUnaligned(fromByteOffset: pool.next + 8, as: UInt32.self)
+            }
+            pool.next += 12
+        }
+        var bits = random.0
+        var token = [UInt8](repeating: 0, count: ViewToken.length)
+        for index in 0..<ViewToken.length {
+            if index == 10 { bits |= UInt64(random.1) << 4 }
+            token[index] = ViewToken.alphabet[Int(bits & 63)]
+            bits >>= 6
+        }
+        return String(decoding: token, as: UTF8.self)
+    }
+
+    /// Fills the pool from `/dev/urandom`, which never blocks once the kernel's generator was
+    /// seeded (early boot) and never runs dry.
+    private static func refill(_ pool: inout Pool) {
+        if pool.device < 0 { pool.device = open("/dev/urandom", O_RDONLY | O_CLOEXEC) }
+        let device = pool.device
+        let filled = pool.bytes.withUnsafeMutableBytes { buffer -> Bool in
+            var filled = 0
+            while device >= 0, filled < buffer.count {
+                let count = read(device, buffer.baseAddress! + filled, buffer.count - filled)
+                if count > 0 {
+                    filled += count
+                } else if count == 0 || errno != EINTR {
+                    break
+                }
+            }
+            return filled == buffer.count
+        }
+        // Without the device (a sandbox that hides it), the standard library's generator, which
+        // asks the same kernel source a word at a time.
+        if !filled {
+            var generator = SystemRandomNumberGenerator()
+            for index in pool.bytes.indices { pool.bytes[index] = generator.next() }
+        }
+    }
+}
