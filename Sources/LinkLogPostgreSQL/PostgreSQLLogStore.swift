@@ -73,16 +73,12 @@ final class PostgreSQLLogStore: LogStore {
             arguments += record.columnValues
             tuples.append("(" + (1...columns.count).map { "$\(first + $0)" }.joined(separator: ", ") + ")")
         }
-        let role = "CASE WHEN secret IS NULL THEN NULL WHEN kind = 'app_open' THEN 'open' WHEN kind = 'fallback' AND status = 200 THEN 'view' END"
         try connection.query(
-            "INSERT INTO hits (\(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", ")) RETURNING id, \(role)", arguments
+            "INSERT INTO hits (\(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", ")) RETURNING id, \(OpenCrediting.Inserted.roleSQL)",
+            arguments
         ) { row in
             guard let id = row[0].integer else { return }
-            switch row[1] {
-            case .text("open"): paired.opens.append(id)
-            case .text("view"): paired.views.append(id)
-            default: break
-            }
+            paired.note(role: row[1], tokened: row[2], id: id)
         }
     }
 

@@ -88,6 +88,33 @@ enum RandomLog {
         }
     }
 
+    /// `count` views that each handed out a token (from an in-app browser and a referrer, or not),
+    /// each opened with its token a few minutes or days later by another way in; every fourth
+    /// token is opened a second time (a copied link passed on), every sixth open is written before
+    /// its view, and every fifth view's open reports a token no view has. 2.25 rows per view.
+    static func pairedTokens(_ count: Int) -> [LogRecord] {
+        let apps: [String?] = ["instagram", nil, "facebook"]
+        let referrers: [String?] = ["l.instagram.com", nil, "t.co"]
+        let ways: [String?] = ["custom-scheme", "pasteboard", "install-referrer", "universal-link", nil]
+        return (0..<count).flatMap { index -> [LogRecord] in
+            let token = "viewtoken" + String(repeating: "0", count: 7 - String(index).count) + String(index)
+            let time = start + Int64(index) * 5 * hour + 17
+            let view = TokenSample.view(
+                token, at: time, site: index % 7 == 0 ? "awful" : "rowhni", rule: index % 7 == 0 ? "thread" : "addfriend",
+                campaign: "t\(index % 3)", inApp: apps[index % 3], referrerHost: referrers[index % 3])
+            let reported = index % 5 == 4 ? "nosuchviewtoken0" : token
+            let later = index % 2 == 0 ? 3 * 60_000 : Int64(index % 6 + 1) * day
+            let open = TokenSample.open(
+                reported, at: time + later, source: ways[index % 5], site: view.siteID ?? "rowhni", rule: view.rule ?? "addfriend")
+            var records = index % 6 == 0 ? [open, view] : [view, open]
+            if index % 4 == 0 {
+                records.append(
+                    TokenSample.open(token, at: time + later + hour, source: "pasteboard", site: view.siteID ?? "rowhni", rule: view.rule ?? "addfriend"))
+            }
+            return records
+        }
+    }
+
     /// A bound: none, a boundary, near one, or anywhere (sometimes outside the log's span).
     static func bound(_ generator: inout SeededGenerator) -> Int64? {
         switch Int.random(in: 0..<5, using: &generator) {
@@ -172,7 +199,7 @@ struct RollupTests {
         let fixture = try LogFixture()
         let writer = try fixture.writer()
         // Several batches, so rollup rows are added to as well as made.
-        for (index, record) in R.records(count: 4000, seed: 1).enumerated() {
+        for (index, record) in (R.records(count: 4000, seed: 1) + R.pairedTokens(60)).enumerated() {
             writer.enqueue(record)
             if index % 700 == 0 { #expect(writer.drain()) }
         }

@@ -38,6 +38,22 @@ package struct OpenCrediting {
             }
             if record.viewToken != nil { tokened.append(id) }
         }
+
+        /// The same as `note(_:id:)` in SQL, for an engine that reads inserted ids back unordered
+        /// (`RETURNING`): the row's role (`'open'`, `'view'` or NULL) and whether it has a view token.
+        package static let roleSQL =
+            "CASE WHEN secret IS NULL AND view_token IS NULL THEN NULL WHEN kind = 'app_open' THEN 'open' WHEN kind = 'fallback' AND status = 200 THEN 'view' END, view_token IS NOT NULL"
+
+        /// Notes the row `id` from what `roleSQL` read back for it.
+        package mutating func note(role: SQLValue, tokened hasToken: SQLValue, id: Int64) {
+            switch role {
+            case .text("open"): opens.append(id)
+            case .text("view"): views.append(id)
+            default: return
+            }
+            // PostgreSQL's booleans come back as text (`t`/`f`), SQLite's as integers.
+            if hasToken == .text("t") || hasToken == .integer(1) { tokened.append(id) }
+        }
     }
 
     /// Ids per statement: well under both engines' parameter limits.
