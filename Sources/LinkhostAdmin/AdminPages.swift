@@ -13,7 +13,9 @@ struct AdminPages: Sendable {
             "login_title", "token_label", "login_button", "login_hint", "login_wrong", "login_limited", "login_needed", "dashboard_title",
             "logout", "since", "until", "now", "site", "all", "kind", "rule", "campaign", "apply", "range", "views", "app_opens", "aasa_fetches",
             "chart_title", "chart_label", "month_names", "funnel_title", "funnel_views", "funnel_open_clicks", "funnel_store_clicks",
-            "funnel_copies", "funnel_app_opens", "funnel_opens_after_view", "top_campaigns", "top_sources", "top_rules", "top_clients",
+            "funnel_copies", "funnel_app_opens", "funnel_opens_after_view", "funnel_bypass_opens", "funnel_installs", "bypass_title", "bypass_intro",
+            "bypass_none", "bypass_by_rule", "bypass_by_app", "bypass_by_referrer", "bypass_covered", "bypass_not_covered", "bypass_in_app",
+            "bypass_no_referrer", "bypass_same_domain", "bypass_referrer", "top_campaigns", "top_sources", "top_rules", "top_clients",
             "none_value", "recent_title", "show_whole", "export_csv", "export_ndjson", "none_yet", "col_time", "col_kind", "col_status",
             "col_link", "col_campaign", "col_source", "col_client", "col_referrer", "col_agent", "rendered_in", "bad_filter", "digit_group", "decimal_mark",
         ] + ([Dashboard.everyKind] + Dashboard.kindChoices.map(\.rawValue)).map { "kind_" + $0 }

@@ -45,7 +45,7 @@ public final class AdminServer: Sendable {
         let api = LogAPI(database: database, logger: adminLogger)
         let responder = AdminResponder(
             authenticator: authenticator, pages: pages, api: api,
-            dashboard: Dashboard(api: api, pages: pages, siteIDs: configuration.sites.map(\.id)),
+            dashboard: Dashboard(api: api, pages: pages, siteIDs: configuration.sites.map(\.id), configuration: { server.configuration }),
             metrics: MetricsPage(metrics: metrics) { MetricsReadings(server: server, authenticator: authenticator) }, openAPIDocument: Array(openAPI))
         var listener = HTTPServerConfiguration(
             address: settings.listenAddress, port: settings.port, threadCount: Self.threadCount, connectionLimit: settings.connectionLimit,

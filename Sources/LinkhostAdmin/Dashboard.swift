@@ -4,8 +4,10 @@ import LinkLog
 import LinkhostKit
 
 /// The dashboard at `/`: a filter form (plain GET), totals, a per-day chart of page views, app opens
-/// and AASA fetches, the funnel, the top campaigns, sources, rules and clients, and the last 50 hits,
-/// all rendered on the server from the rollups (and the hits for the last 50), in English or German.
+/// and AASA fetches, the funnel, the links that did not open the app (bypass opens by rule, in-app
+/// browser and referrer, each with its likely reason), the top campaigns, sources, rules and
+/// clients, and the last 50 hits, all rendered on the server from the rollups (and the hits for the
+/// last 50), in English or German.
 ///
 /// The top lists and the last hits count one kind of hit, page views unless the form's `kind` says
 /// otherwise (`all` for every kind): a page view also fetches static files, and crawlers fetch the
@@ -34,9 +36,17 @@ struct Dashboard: Sendable {
     /// Values longer than this many characters are cut in their cell and open in full on a click.
     static let longValue = 12
 
+    /// Groups of bypassed links read for the panel (link × in-app browser × referrer).
+    static let bypassGroups = 500
+    /// Rows in each of the panel's lists: the biggest causes (the API and `stats --funnel` have all).
+    static let bypassRowsPerList = 5
+
     let api: LogAPI
     let pages: AdminPages
     let siteIDs: [String]
+    /// The configuration serving now (after any reload): its AASA files tell a link no rule's
+    /// component covers, and its hosts a referrer on the site's own domain.
+    let configuration: @Sendable () -> LinkhostConfiguration
 
     func response(_ request: HTTPRequest) -> HTTPResponse {
         let started = ContinuousClock.now
@@ -147,8 +157,12 @@ struct Dashboard: Sendable {
         context["funnel"] = [
             step("funnel_views", funnel.views, shared: false), step("funnel_open_clicks", funnel.openClicks),
             step("funnel_store_clicks", funnel.storeClicks), step("funnel_copies", funnel.copies), step("funnel_app_opens", funnel.appOpens),
-            step("funnel_opens_after_view", funnel.opensAfterView),
+            step("funnel_opens_after_view", funnel.opensAfterView), step("funnel_bypass_opens", funnel.bypassOpens),
+            step("funnel_installs", funnel.installs),
         ]
+        var bypassFilter = everyKind
+        bypassFilter.limit = Self.bypassGroups
+        context["bypass"] = bypassPanel(try reader.bypassedLinks(bypassFilter), language: language)
 
         var tops: [[String: Any]] = []
         for (dimension, key) in [(StatsDimension.utmCampaign, "top_campaigns"), (.utmSource, "top_sources"), (.rule, "top_rules"), (.client, "top_clients")] {
@@ -179,6 +193,60 @@ struct Dashboard: Sendable {
         }.joined(separator: "&")
         context["exportCSV"] = "/api/v1/hits?format=csv&" + exportQuery
         context["exportNDJSON"] = "/api/v1/hits?format=ndjson&" + exportQuery
+    }
+
+    /// The "links that did not open the app" panel: bypass opens by rule, by in-app browser and by
+    /// referrer host, each row with its likely reason. A rule whose logged links the served AASA
+    /// file does not cover is a configuration bug and comes first, whatever its count.
+    private func bypassPanel(_ bypassed: [BypassedLink], language: String) -> [String: Any] {
+        let total = bypassed.reduce(0) { $0 + $1.link.hits }
+        guard total > 0 else { return ["empty": true] }
+        let configuration = configuration()
+        let opens = TrafficCheck.opensApp(bypassed.map(\.link), under: configuration)
+        struct Row {
+            var key: String?
+            var count = 0
+            var reason: String
+            var bug = false
+        }
+        func rows(_ groups: [String: Row]) -> [[String: Any]] {
+            groups.values.sorted { ($0.bug ? 1 : 0, $0.count, $1.key ?? "") > ($1.bug ? 1 : 0, $1.count, $0.key ?? "") }.prefix(Self.bypassRowsPerList).map {
+                row in
+                [
+                    "key": row.key.map(Self.cell) ?? ["text": pages.text("none_value", language), "none": true], "count": grouped(row.count, language),
+                    "reason": row.reason, "bug": row.bug,
+                ]
+            }
+        }
+        var rules: [String: Row] = [:]
+        var apps: [String: Row] = [:]
+        var referrers: [String: Row] = [:]
+        for (index, bypass) in bypassed.enumerated() {
+            let link = bypass.link
+            let shown = link.host + link.path + (link.query.map { "?" + $0 } ?? "")
+            let ruleKey = [link.siteID, link.rule].compactMap { $0 }.joined(separator: " ")
+            var rule = rules[ruleKey] ?? Row(key: ruleKey.isEmpty ? nil : ruleKey, reason: pages.text("bypass_covered", language))
+            rule.count += link.hits
+            if opens[index] == false, !rule.bug {
+                rule.bug = true
+                rule.reason = pages.text(
+                    "bypass_not_covered", language, ["example": TableFormatter.printable(shown.count > 120 ? shown.prefix(119) + "…" : shown)])
+            }
+            rules[ruleKey] = rule
+            if let app = bypass.inApp {
+                apps[app, default: Row(key: app, reason: pages.text("bypass_in_app", language))].count += link.hits
+            }
+            let host = bypass.referrerHost
+            let siteHosts = configuration.sites.first { $0.id == link.siteID }?.hosts ?? []
+            let reason =
+                host == nil
+                ? "bypass_no_referrer" : siteHosts.contains(host ?? "") ? "bypass_same_domain" : bypass.inApp != nil ? "bypass_in_app" : "bypass_referrer"
+            referrers[host ?? "", default: Row(key: host, reason: pages.text(reason, language))].count += link.hits
+        }
+        var lists: [[String: Any]] = [["title": pages.text("bypass_by_rule", language), "rows": rows(rules)]]
+        if !apps.isEmpty { lists.append(["title": pages.text("bypass_by_app", language), "rows": rows(apps)]) }
+        lists.append(["title": pages.text("bypass_by_referrer", language), "rows": rows(referrers)])
+        return ["total": grouped(total, language), "lists": lists]
     }
 
     /// A count as `language` writes it.

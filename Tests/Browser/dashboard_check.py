@@ -32,15 +32,17 @@ from selenium.webdriver.support.ui import WebDriverWait
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from browser_check import png_is_blank  # noqa: E402
 
-# (name, width, height, query, dark, tallest row of the last hits, tallest page) in CSS pixels. A
-# row is one line on a desktop and a small block on a phone; the page holds 50 such rows below the
-# charts. A narrow desktop window between them gets the phone's rows and the middle chart; German,
-# with its longer words, is checked on the phone in dark mode.
+# (name, width, height, query, dark, tallest row of the last hits, tallest page, tallest panel of
+# links that did not open the app) in CSS pixels. A row is one line on a desktop and a small block
+# on a phone; the page holds 50 such rows below the charts, the funnel and that panel (three lists
+# of at most five rows, each row with its reason: side by side on a desktop, one after the other on
+# a phone). A narrow desktop window between them gets the phone's rows and the middle chart;
+# German, with its longer words, is checked on the phone in dark mode.
 VIEWPORTS = [
-    ("1280", 1280, 900, "/", False, 40, 3400),
-    ("800", 800, 900, "/", False, 100, 7600),
-    ("400", 400, 850, "/", False, 100, 7600),
-    ("400-de-dark", 400, 850, "/?lang=de", True, 100, 7600),
+    ("1280", 1280, 900, "/", False, 40, 3400, 560),
+    ("800", 800, 900, "/", False, 100, 7600, 1000),
+    ("400", 400, 850, "/", False, 100, 8600, 1300),
+    ("400-de-dark", 400, 850, "/?lang=de", True, 100, 8800, 1480),
 ]
 # Rendered chart text smaller than this is not readable.
 SMALLEST_CHART_TEXT = 10
@@ -93,6 +95,8 @@ const rows = Array.from(document.querySelectorAll('section.recent tbody tr'));
 out.recentRows = rows.length;
 out.tallestRow = round(Math.max(0, ...rows.map(r => box(r).height)));
 out.recentHeight = round(box(document.querySelector('section.recent')).height);
+const bypass = document.querySelector('section.bypass');
+out.bypassHeight = bypass ? round(box(bypass).height) : 0;
 const charts = Array.from(document.querySelectorAll('svg.chart')).filter(s => getComputedStyle(s).display !== 'none');
 out.chartsShown = charts.map(s => s.getAttribute('data-size'));
 if (charts.length === 1) {
@@ -201,7 +205,7 @@ def main():
         check_inert("default", [])
         check_console("default")
 
-        for name, width, height, query, dark, tallest_row, tallest_page in VIEWPORTS:
+        for name, width, height, query, dark, tallest_row, tallest_page, tallest_panel in VIEWPORTS:
             viewport(width, height)
             driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
             driver.get(base + query)
@@ -219,6 +223,8 @@ def main():
                 failures.append("%s: a row of the last hits is %d px tall (at most %d)" % (name, layout["tallestRow"], tallest_row))
             if layout["pageHeight"] > tallest_page:
                 failures.append("%s: the page is %d px tall (at most %d)" % (name, layout["pageHeight"], tallest_page))
+            if not 0 < layout["bypassHeight"] <= tallest_panel:
+                failures.append("%s: the panel of links that did not open the app is %d px tall (at most %d)" % (name, layout["bypassHeight"], tallest_panel))
             chart = layout.get("chart")
             if len(layout["chartsShown"]) != 1 or not chart:
                 failures.append("%s: not exactly one chart shown: %r" % (name, layout["chartsShown"]))
@@ -240,6 +246,12 @@ def main():
             # The whole page, for a person to look at.
             full = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
             open("%s/dashboard-%s-full.png" % (args.out, name), "wb").write(base64.b64decode(full["data"]))
+            # The panel of links that did not open the app alone.
+            rect = driver.execute_script(
+                "const r = document.querySelector('section.bypass').getBoundingClientRect();"
+                "return {x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height, scale: 1};")
+            panel = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": rect})
+            open("%s/dashboard-%s-bypass.png" % (args.out, name), "wb").write(base64.b64decode(panel["data"]))
             expanded = driver.execute_script(EXPAND)
             report["layout"][name]["expanded"] = expanded
             if not expanded:

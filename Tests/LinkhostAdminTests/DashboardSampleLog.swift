@@ -6,8 +6,12 @@ import LinkLogSQLite
 /// like real traffic (each page view followed by its three static files, clicks, app opens, AASA
 /// fetches by Apple's crawler, health checks, 404 probes) and full of what makes a table hard: long
 /// user agents and referrers, dozens of campaigns, HTML and script in UTM values, paths and agents,
-/// a NUL and terminal escapes in UTM values. Written through the real writer. Choices come from the
-/// row's number (`pick`), not from a random generator, so every run has the same rows relative to `now`.
+/// a NUL and terminal escapes in UTM values. Every page view hands out a view token; some are opened
+/// in the app through the page's own button (bypass opens, from in-app browsers, without a referrer,
+/// from the site itself) or after an install, and a few bypassed views are of a link the served AASA
+/// file no longer covers (`/oldinvite`, a rule since removed). Written through the real writer.
+/// Choices come from the row's number (`pick`), not from a random generator, so every run has the
+/// same rows relative to `now`.
 struct DashboardSampleLog {
     /// Values that would run or break the page if they were not escaped (each sets
     /// `window.__pwned` if it ever runs).
@@ -74,6 +78,7 @@ struct DashboardSampleLog {
                 default: "https://x.example/\(Self.hostile[visit % Self.hostile.count])"
                 }
             let token = "token-\(visit % 300)"
+            let viewToken = "view" + String(repeating: "0", count: 12 - String(visit).count) + String(visit)
             func hit(_ kind: String, path: String, status: Int = 200, delay: Int64 = 0, event: String? = nil, secret: String? = nil) -> LogRecord {
                 var record = LogRecord(
                     timestampMilliseconds: min(now - 1000, time + delay), siteID: "rowhni", host: "rowhni.com", method: kind == "event" ? "POST" : "GET",
@@ -86,6 +91,16 @@ struct DashboardSampleLog {
                 record.clientClass = client
                 record.event = event
                 record.secretToken = secret
+                if kind == "fallback" || (kind == "app_open" && event != "universal-link") { record.viewToken = viewToken }
+                // The query as the log keeps it: the invite code as its keyed hash.
+                if kind == "fallback" || kind == "app_open", rule != "profile" {
+                    let hex = String(UInt64(visit) &* 0x9E37_79B9_7F4A_7C15, radix: 16)
+                    record.query = "code=hmac:" + String(repeating: "0", count: 16 - hex.count) + hex
+                }
+                if kind != "app_open" {
+                    record.inApp = client == "in-app-browser" ? ClientClassifier.inAppBrowser(agent) : nil
+                    record.referrerHost = ReferrerHost.of(record.referrer)
+                }
                 return record
             }
             records.append(hit("fallback", path: "/\(rule)", secret: token))
@@ -95,6 +110,28 @@ struct DashboardSampleLog {
             if roll >= 35 && roll < 45 { records.append(hit("event", path: "/v1/events", delay: 6000, event: "store")) }
             if roll < 4 { records.append(hit("event", path: "/v1/events", delay: 3000, event: "copy")) }
             if roll < 25 { records.append(hit("app_open", path: "/v1/opens", delay: 9000, event: "universal-link", secret: token)) }
+            // The page's own button: the person had the app (a bypass open); or the copied link
+            // the app found after an install.
+            if roll >= 90, rule != "profile" { records.append(hit("app_open", path: "/v1/opens", delay: 5000, event: "custom-scheme", secret: token)) }
+            if roll >= 85, roll < 90, rule != "profile" {
+                records.append(hit("app_open", path: "/v1/opens", delay: 40_000, event: "pasteboard", secret: token))
+            }
+        }
+        // Views of a link the served AASA file no longer covers, each opened through its button.
+        for index in 0..<3 {
+            let time = at(Int64(index + 1) * 3_600_000)
+            var view = LogRecord(
+                timestampMilliseconds: time, siteID: "rowhni", host: "rowhni.com", method: "GET", path: "/oldinvite", kind: "fallback", rule: "oldinvite",
+                status: 200, durationMicroseconds: 150, query: "code=hmac:00112233445566\(index)\(index)")
+            view.viewToken = "oldinvitetoken0\(index)"
+            view.clientClass = "ios"
+            var open = view
+            open.kind = "app_open"
+            open.method = "POST"
+            open.status = 200
+            open.event = "custom-scheme"
+            open.timestampMilliseconds = time + 3000
+            records += [view, open]
         }
         for index in 0..<(days * 40) {
             var record = LogRecord(

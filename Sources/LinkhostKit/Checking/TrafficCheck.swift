@@ -74,6 +74,18 @@ public struct TrafficCheck: Sendable {
         self.hits = logged.reduce(0) { $0 + $1.hits }
     }
 
+    /// Whether each of `links` opens the app under the AASA file `configuration` serves for its
+    /// host (`nil` where that cannot be told: logged before queries were kept, and the query
+    /// decides). What the dashboard asks of links that showed a page to people who had the app.
+    public static func opensApp(_ links: [LoggedLink], under configuration: LinkhostConfiguration) -> [Bool?] {
+        var matchers = SiteMatchers(configuration)
+        return links.map { link in
+            let sites = [matchers.site(for: link.host)].compactMap { $0 }
+            guard let parsed = try? AASAURL(matchableURL(link, sites: sites)) else { return nil }
+            return matchers.opensApp(parsed, host: link.host, pathOnly: link.isBeforeQueries)
+        }
+    }
+
     /// The link as a URL the matcher reads: https, its host, its path and query with every hashed
     /// secret (`hmac:…`, or `-` when the log had no key) replaced by a value of its parameter's type.
     package static func matchableURL(_ link: LoggedLink, sites: [SiteConfiguration]) -> String {
