@@ -45,6 +45,65 @@ struct ReloadTests {
         try JSONParser().parse(try server.inProcess.request("GET", "/healthz").body)
     }
 
+    /// Before it swaps a config in, a reload answers the links logged in the last days under the
+    /// old and the new AASA files: it says which rules' links would stop opening the app (in its
+    /// outcome and /healthz), and refuses the config for them when told to.
+    @Test func aReloadChecksTheNewFilesAgainstTheLoggedLinks() throws {
+        let database = folder.path + "/log.sqlite"
+        let server = try LinkhostServer(configuration: try load(try editable(logDatabase: database), logDatabase: database))
+        defer { server.stop() }
+        for target in ["/showthread.php?threadid=456", "/showthread.php?threadid=457", "/showthread.php?threadid=456&pagenumber=2"] {
+            #expect(try server.inProcess.request("GET", target, host: "forums.somethingawful.com").status == 200)
+        }
+        #expect(server.drainLog())
+        // The same config: nothing changes.
+        let same = server.reload(try load(try editable(logDatabase: database), logDatabase: database))
+        #expect(same.succeeded)
+        #expect(same.linksCheck?.result?.links == 3)
+        #expect(same.linksCheck?.stopsAny == false)
+        // Without the forum's plain thread rule, the two thread links would open the browser.
+        func withoutThreads(refuse: Bool) throws -> LinkhostConfiguration {
+            try load(
+                try editable(logDatabase: database) { config in
+                    config.set("server.reload.refuseIfLinksStopOpening", to: .bool(refuse))
+                    config.editSite(1) { members in
+                        guard let position = members.firstIndex(where: { $0.key == "links" }), case .array(let rules) = members[position].value else { return }
+                        members[position].value = .array(rules.filter { $0["name"]?.stringValue != "thread" })
+                    }
+                }, logDatabase: database)
+        }
+        let narrowed = server.reload(try withoutThreads(refuse: false))
+        #expect(narrowed.succeeded, "the check reports; only the setting refuses")
+        #expect(narrowed.linksCheck?.result?.stopping.map(\.rule) == ["thread"])
+        #expect(narrowed.linksCheck?.summary.contains("2 would stop opening the app (awful thread (2))") == true, "\(narrowed.linksCheck?.summary ?? "")")
+        let reported = try health(server)["reload"]?["last"]?["linksCheck"]
+        #expect(reported?["stopping"]?.arrayElements?.first?["rule"] == "thread")
+        #expect(reported?["links"] == 3)
+        // Back to the full config, now with the refusal on: the narrowed config is refused and the
+        // thread pages keep their rule.
+        #expect(
+            server.reload(
+                try load(try editable(logDatabase: database) { $0.set("server.reload.refuseIfLinksStopOpening", to: .bool(true)) }, logDatabase: database)
+            ).succeeded)
+        let refused = server.reload(try withoutThreads(refuse: true))
+        #expect(!refused.succeeded)
+        #expect(refused.failure?.message.contains("refuseIfLinksStopOpening") == true, "\(refused.failure?.message ?? "")")
+        #expect(refused.failure?.problems.first?.code == "LH010")
+        #expect(try health(server)["reload"]?["last"]?["result"] == "failed")
+        let page = try server.inProcess.request("GET", "/showthread.php?threadid=999", host: "forums.somethingawful.com")
+        #expect(page.status == 200 && page.text.contains("data-rule=\"thread\""))
+    }
+
+    @Test func badReloadSettingsAreExplainedWithTheirPath() throws {
+        let config = try editable { config in
+            config.set("server.reload", to: .object([JSONMember("checkAgainstLogDays", "7d"), JSONMember("refuseIfLinksStopOpenning", .bool(true))]))
+        }
+        let error = #expect(throws: ConfigurationError.self) { try load(config) }
+        let problems = error?.problems.map { "\($0.path) \($0.problem) \($0.fix)" } ?? []
+        #expect(problems.contains { $0.hasPrefix("server.reload.checkAgainstLogDays") && $0.contains("0 to 365") }, "\(problems)")
+        #expect(problems.contains { $0.contains("refuseIfLinksStopOpenning") && $0.contains("refuseIfLinksStopOpening") }, "\(problems)")
+    }
+
     @Test func aNewRuleChangesTheAASAFileThePagesAndTheETagAtOnce() throws {
         let server = try startedServer(try load(try editable()))
         defer { server.stop() }

@@ -8,7 +8,9 @@ import OrderedJSON
 struct ServerSectionParser {
     static let allowedKeys = [
         "listen", "unknownHost", "aasaCacheControl", "publicDirectory", "publicScheme", "limits", "tls", "admin", "pidFile", "cdnCheck", "trustedProxies",
+        "reload",
     ]
+    static let reloadKeys = ["checkAgainstLogDays", "refuseIfLinksStopOpening"]
     static let listenKeys = ["address", "port"]
     static let limitsKeys = [
         "threads", "connections", "connectionsPerAddress", "connectionTimeoutSeconds", "connectionMemoryBytes", "requestBodyBytes", "shutdownGraceSeconds",
@@ -88,6 +90,12 @@ struct ServerSectionParser {
             } else {
                 settings.pidFile = paths.resolve(pidFile)
             }
+        }
+        if let reload = reader.object("reload", what: "the reload settings", allowedKeys: Self.reloadKeys) {
+            settings.reload.checkAgainstLogDays = reload.integer(
+                "checkAgainstLogDays", in: 0...365, default: settings.reload.checkAgainstLogDays,
+                meaning: "days of logged links a reload checks the new AASA files against; 0 turns the check off")
+            settings.reload.refuseIfLinksStopOpening = reload.bool("refuseIfLinksStopOpening", default: settings.reload.refuseIfLinksStopOpening)
         }
         settings.cdnCheck = CDNCheckSectionParser(problems: problems).read(reader)
         let tls = TLSSectionParser(problems: problems, paths: paths).read(reader)

@@ -35,6 +35,8 @@ public struct ServerSettings: Sendable, Equatable {
     public var cdnCheck: CDNCheckSettings?
     /// The proxies in front whose `Forwarded`/`X-Forwarded-For` name the client (`server.trustedProxies`).
     public var trustedProxies = TrustedProxies()
+    /// What a reload checks (`server.reload`).
+    public var reload = ReloadSettings.defaults
 
     public static let defaults = ServerSettings(
         listenAddress: "0.0.0.0",

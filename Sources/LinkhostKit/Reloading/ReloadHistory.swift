@@ -70,6 +70,7 @@ final class ReloadHistory: Sendable {
             JSONMember("problems", .array(problems)),
             JSONMember("needsRestart", .array(outcome.needsRestart.map { .string($0.path) })),
             JSONMember("changedAASA", .array(outcome.changedAASA.map { .string($0) })),
+            JSONMember("linksCheck", outcome.linksCheck?.json ?? .null),
         ])
     }
 

@@ -16,6 +16,8 @@ public struct ReloadOutcome: Sendable {
     public let changedAASA: [String]
     /// The number of the configuration serving after the reload (1 is the one the server started with).
     public let generation: Int
+    /// The logged links answered under the old and the new AASA files; `nil` when not checked.
+    public var linksCheck: ReloadLinksCheck? = nil
 
     public var succeeded: Bool { failure == nil }
 }

@@ -6,7 +6,8 @@
 /// (`clientAddress`, `trackedParameters`): one rule for the section is easier to trust than a
 /// list of exceptions, and a change of what is logged is worth a restart that says so. Everything
 /// else — sites, rules, AASA files, templates, strings, static files, `unknownHost`,
-/// `aasaCacheControl`, `publicDirectory`, `publicScheme`, `cdnCheck` — changes live.
+/// `aasaCacheControl`, `publicDirectory`, `publicScheme`, `cdnCheck`, `reload` — changes live
+/// (`reload` for the reloads after the one that applies it).
 enum RestartSettings {
     /// The restart-only settings that differ between the running config and the requested one.
     static func changes(running: LinkhostConfiguration, requested: LinkhostConfiguration) -> [RestartSetting] {
@@ -72,6 +73,7 @@ extension LinkhostConfiguration {
         server.publicDirectory = self.server.publicDirectory
         server.publicScheme = self.server.publicScheme
         server.cdnCheck = self.server.cdnCheck
+        server.reload = self.server.reload
         return LinkhostConfiguration(server: server, sites: sites, log: running.log, baseDirectory: baseDirectory)
     }
 }

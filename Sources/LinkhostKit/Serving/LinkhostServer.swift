@@ -195,10 +195,25 @@ public final class LinkhostServer: Sendable {
             var needsRestart: [RestartSetting] = []
             var changedAASA: [String] = []
             var failure: ReloadFailure?
+            var linksCheck: ReloadLinksCheck?
             do throws(ReloadFailure) {
                 guard !health.isDraining else { throw ReloadFailure("the server is stopping") }
                 let (requested, ingestKeys) = try load()
                 needsRestart = RestartSettings.changes(running: startConfiguration, requested: requested)
+                // The links people used, under the files served now and under the new ones. The
+                // serving config's settings decide, so a config cannot switch off its own check.
+                let serving = slot.set.configuration
+                linksCheck = ReloadLinksCheck.run(serving: serving, requested: requested, now: LogRecord.currentTimeMilliseconds())
+                if let linksCheck, linksCheck.stopsAny, serving.server.reload.refuseIfLinksStopOpening {
+                    throw ReloadFailure(
+                        "\(linksCheck.summary); server.reload.refuseIfLinksStopOpening is true, so the new config is refused",
+                        problems: [
+                            ConfigurationProblem(
+                                path: JSONPath.root.appending("sites"), problem: linksCheck.summary,
+                                fix: "keep a rule or component for these links, or set server.reload.refuseIfLinksStopOpening to false and reload twice",
+                                code: "LH010")
+                        ])
+                }
                 let set: ServingSet
                 do {
                     set = try ServingSet(
@@ -223,9 +238,11 @@ public final class LinkhostServer: Sendable {
             }
             let elapsed = ContinuousClock.now - started
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            return ReloadOutcome(
+            var outcome = ReloadOutcome(
                 at: at, durationSeconds: seconds, source: source, failure: failure, needsRestart: needsRestart, changedAASA: changedAASA,
                 generation: generation)
+            outcome.linksCheck = linksCheck
+            return outcome
         }
         health.reloads.record(outcome)
         log(outcome)
@@ -241,6 +258,13 @@ public final class LinkhostServer: Sendable {
 
     private func log(_ outcome: ReloadOutcome) {
         let milliseconds = Int((outcome.durationSeconds * 1000).rounded())
+        if let check = outcome.linksCheck {
+            if check.stopsAny || check.result == nil {
+                logger.warning("reload of \(outcome.source): \(check.summary)")
+            } else {
+                logger.notice("reload of \(outcome.source): \(check.summary)")
+            }
+        }
         if let failure = outcome.failure {
             logger.error("reload of \(outcome.source) refused; still serving configuration \(outcome.generation): \(failure)")
             return
@@ -267,6 +291,11 @@ public final class LinkhostServer: Sendable {
     /// The CDN check's last result and schedule, `nil` while `server.cdnCheck` is off: for
     /// `/healthz`, and for a metrics exporter.
     public var cdnCheckStatus: CDNCheckStatus? { cdnWatch.status }
+
+    /// Waits until every row logged so far is written (for tests that read the log while serving).
+    package func drainLog(timeout: Duration = .seconds(10)) -> Bool {
+        hitLogger?.writer.drain(timeout: timeout) ?? true
+    }
 
     /// The reloads so far (SIGHUP, `linkhost reload`), for a metrics exporter.
     public var reloadSummary: ReloadSummary { health.reloads.summary }
