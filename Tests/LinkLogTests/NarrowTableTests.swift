@@ -41,3 +41,16 @@ struct NarrowTableTests {
         #expect(text.contains("opens_after_vi…  90"), "a name longer than half the width is cut too")
     }
 }
+
+extension NarrowTableTests {
+    /// Cutting must not make two headers alike: `open_…` could be `open_clicks` or
+    /// `open_click_rate`. The funnel's fifteen columns in a 120-column terminal are records.
+    @Test func headersCutAlikeMakeRecords() {
+        let rows = [FunnelRow(key: "spring", views: 8, openClicks: 2, storeClicks: 1, copies: 1, appOpens: 0, opensAfterView: 3, bypassOpens: 2, installs: 1)]
+        let text = TableFormatter(width: 120).format(ResultTable(funnel: rows, dimension: .utmCampaign, percentages: true))
+        #expect(text.hasPrefix("utm_campaign           spring\nviews                  8\n"), "\(text)")
+        #expect(text.contains("bypass_rate            25.0%"), "\(text)")
+        let wide = TableFormatter(width: 240).format(ResultTable(funnel: rows, dimension: .utmCampaign, percentages: true))
+        #expect(wide.hasPrefix("utm_campaign  views  open_clicks"), "a terminal wide enough keeps the table: \(wide)")
+    }
+}

@@ -10,6 +10,7 @@
 /// first within a class, down to their header's width; cells are cut with `…`.
 ///
 /// When even that does not fit with every header keeping `readableHeader` characters (`opens…`),
+/// or when cutting makes two headers alike (`open_…` for both `open_clicks` and `open_click_rate`),
 /// a table would be unreadable (`ut… vi… op…`), so the rows are printed as records instead, one
 /// field a line (as `psql`'s expanded display does), with a blank line between rows:
 ///
@@ -47,7 +48,11 @@ public struct TableFormatter: Sendable {
         if let width, !cells.isEmpty, !Self.fitsReadably(widths, headers: headers, width: width) {
             return records(headers: headers, cells: cells, width: width)
         }
-        if let width { narrow(&widths, toFit: width, headers: headers, giveWay: table.columns.map(\.giveWay)) }
+        if let width {
+            narrow(&widths, toFit: width, headers: headers, giveWay: table.columns.map(\.giveWay))
+            let shown = headers.indices.map { Self.truncated(headers[$0], to: widths[$0]) }
+            if !cells.isEmpty, Set(shown).count < shown.count { return records(headers: headers, cells: cells, width: width) }
+        }
 
         var lines: [String] = []
         lines.append(line(headers, widths: widths, numeric: table.columns.map(\.isNumeric)))
