@@ -46,6 +46,14 @@ struct TrafficCheckTests {
         #expect(check.stopping.isEmpty && check.starting.isEmpty && check.notCheckable.isEmpty)
         #expect(!check.stopsAny)
         #expect(check.links == 5 && check.hits == 17)
+        // Links logged before queries were kept cannot change either when a host's file is the
+        // same bytes: they are not matched at all, so none is 'not checkable'.
+        let old = Self.forumLinks.map { Self.link($0.path, nil, rule: $0.rule, hits: $0.hits, old: true) }
+        #expect(TrafficCheck(links: old, baseline: current, new: current).notCheckable.isEmpty)
+        // A change to Rowhni's rules leaves the forums' file and their links alone.
+        let rowhniOnly = try Self.configuration(removing: ["joingroup"], siteIndex: 0)
+        #expect(TrafficCheck(links: old, baseline: current, new: rowhniOnly).notCheckable.isEmpty)
+        #expect(!TrafficCheck(links: old, baseline: current, new: try Self.configuration(removing: ["thread"])).notCheckable.isEmpty)
     }
 
     @Test func removedThreadRulesStopTheirLoggedLinksPerRuleWithCountsAndTheBusiestExample() throws {

@@ -54,8 +54,16 @@ public struct TrafficCheck: Sendable {
         var stopping = GroupCounter()
         var starting = GroupCounter()
         var notCheckable = GroupCounter()
+        // A host whose site serves the same bytes under both configs answers every link alike: its
+        // links are not matched at all (a reload that changes one site checks that site's links).
+        var unchanged: [String: Bool] = [:]
         for link in logged {
-            let sites = [before.site(for: link.host), after.site(for: link.host)].compactMap { $0 }
+            let oldSite = before.site(for: link.host)
+            let newSite = after.site(for: link.host)
+            let same = unchanged[link.host] ?? (oldSite?.aasa.bytes == newSite?.aasa.bytes)
+            unchanged[link.host] = same
+            if same { continue }
+            let sites = [oldSite, newSite].compactMap { $0 }
             let url = Self.matchableURL(link, sites: sites)
             guard let parsed = try? AASAURL(url) else { continue }
             let old = before.opensApp(parsed, host: link.host, pathOnly: link.isBeforeQueries)
