@@ -104,7 +104,8 @@ public enum PostgreSQLLogSchema {
                 "ALTER TABLE hits ADD COLUMN referrer_host TEXT",
                 "ALTER TABLE hits ADD COLUMN in_app TEXT",
                 "ALTER TABLE hits ADD COLUMN view_token TEXT",
-                "CREATE INDEX hits_view_token ON hits (view_token, ts_ms) WHERE view_token IS NOT NULL",
+                "CREATE INDEX hits_view_token ON hits (view_token) WHERE kind = 'fallback' AND view_token IS NOT NULL",
+                "CREATE INDEX hits_open_token ON hits (view_token, ts_ms) WHERE kind = 'app_open' AND view_token IS NOT NULL",
             ]
         ),
     ]

@@ -78,7 +78,7 @@ final class PostgreSQLLogStore: LogStore {
             arguments
         ) { row in
             guard let id = row[0].integer else { return }
-            paired.note(role: row[1], tokened: row[2], id: id)
+            paired.note(role: row[1], token: row[2], id: id)
         }
     }
 

@@ -58,7 +58,10 @@ package enum HitTable {
         Index("hits_open_time", on: ["ts_ms"], where: "kind = 'app_open' AND secret IS NOT NULL"),
         Index("hits_view", on: ["view_id"], where: "view_id IS NOT NULL"),
         Index("hits_open_secret", on: ["secret", "ts_ms"], where: "kind = 'app_open' AND secret IS NOT NULL"),
-        Index("hits_view_token", on: ["view_token", "ts_ms"], where: "view_token IS NOT NULL"),
+        // A view's token, for the open that reports it; an open's, for a new view or an earlier open
+        // of the same token. Apart, so the second stays as small as the opens are few.
+        Index("hits_view_token", on: ["view_token"], where: "kind = 'fallback' AND view_token IS NOT NULL"),
+        Index("hits_open_token", on: ["view_token", "ts_ms"], where: "kind = 'app_open' AND view_token IS NOT NULL"),
     ]
 
     /// The table's name.

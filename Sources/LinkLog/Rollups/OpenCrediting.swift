@@ -19,8 +19,9 @@ package struct OpenCrediting {
         package var views: [Int64] = []
         /// App opens that carry a secret token or a view token.
         package var opens: [Int64] = []
-        /// Of both, the rows with a view token.
-        package var tokened: [Int64] = []
+        /// The view tokens of both, each once: the opens that carry one of them may be paired anew.
+        package var tokens: [String] = []
+        private var seenTokens: Set<String> = []
 
         package init() {}
 
@@ -36,23 +37,26 @@ package struct OpenCrediting {
             } else {
                 return
             }
-            if record.viewToken != nil { tokened.append(id) }
+            if let token = record.viewToken { noteToken(token) }
+        }
+
+        private mutating func noteToken(_ token: String) {
+            if seenTokens.insert(token).inserted { tokens.append(token) }
         }
 
         /// The same as `note(_:id:)` in SQL, for an engine that reads inserted ids back unordered
-        /// (`RETURNING`): the row's role (`'open'`, `'view'` or NULL) and whether it has a view token.
+        /// (`RETURNING`): the row's role (`'open'`, `'view'` or NULL) and its view token.
         package static let roleSQL =
-            "CASE WHEN secret IS NULL AND view_token IS NULL THEN NULL WHEN kind = 'app_open' THEN 'open' WHEN kind = 'fallback' AND status = 200 THEN 'view' END, view_token IS NOT NULL"
+            "CASE WHEN secret IS NULL AND view_token IS NULL THEN NULL WHEN kind = 'app_open' THEN 'open' WHEN kind = 'fallback' AND status = 200 THEN 'view' END, view_token"
 
         /// Notes the row `id` from what `roleSQL` read back for it.
-        package mutating func note(role: SQLValue, tokened hasToken: SQLValue, id: Int64) {
+        package mutating func note(role: SQLValue, token: SQLValue, id: Int64) {
             switch role {
             case .text("open"): opens.append(id)
             case .text("view"): views.append(id)
             default: return
             }
-            // PostgreSQL's booleans come back as text (`t`/`f`), SQLite's as integers.
-            if hasToken == .text("t") || hasToken == .integer(1) { tokened.append(id) }
+            if case .text(let token) = token { noteToken(token) }
         }
     }
 
@@ -103,14 +107,15 @@ package struct OpenCrediting {
             """
     }
 
-    /// The app opens that share a view token with the rows `ids` (views or opens): whose pairing a
-    /// new view of the token, or a new first open of it, may change.
-    static func opensSharingTokens(_ ids: [Int64], _ dialect: any SQLDialect) -> (sql: String, arguments: [SQLValue]) {
+    /// The app opens that carry one of `tokens`: whose pairing a new view of the token, or a new
+    /// first open of it, may change. Found through the index of app opens by token
+    /// (`hits_open_token`), which holds app opens alone: for a new view (every person's view has a
+    /// token) the answer is nearly always none, and that costs a probe of a small index.
+    static func opensSharingTokens(_ tokens: [String], _ dialect: any SQLDialect) -> (sql: String, arguments: [SQLValue]) {
         var arguments = SQLArguments(dialect: dialect)
         let sql = """
-            SELECT other.id FROM hits AS given JOIN hits AS other
-              ON other.view_token = given.view_token AND other.kind = 'app_open'
-            WHERE given.id IN (\(ids.map { arguments.add(.integer($0)) }.joined(separator: ", "))) AND given.view_token IS NOT NULL
+            SELECT id FROM hits
+            WHERE kind = 'app_open' AND view_token IN (\(tokens.map { arguments.add(.text($0)) }.joined(separator: ", ")))
             """
         return (sql, arguments.values)
     }
@@ -141,7 +146,7 @@ package struct OpenCrediting {
                 if let id = row[0].integer { affected.insert(id) }
             }
         }
-        for chunk in Self.chunks(inserted.tokened) {
+        for chunk in Self.chunks(inserted.tokens) {
             let (sql, arguments) = Self.opensSharingTokens(Array(chunk), connection.dialect)
             try connection.query(sql, arguments) { row in
                 if let id = row[0].integer { affected.insert(id) }

@@ -69,15 +69,14 @@ struct ReportedLink: Sendable {
 
     /// `url` without the `lh_view` items of its query, and their values (form-decoded).
     private static func takingViewTokens(from url: String) -> (url: String, tokens: [String]) {
-        guard url.contains("?") else { return (url, []) }
-        var base = Substring(url)
-        var fragment: Substring = ""
-        if let hash = url.firstIndex(of: "#") {
-            base = url[..<hash]
-            fragment = url[hash...]
-        }
-        guard let question = base.firstIndex(of: "?") else { return (url, []) }
-        let rawQuery = String(base[base.index(after: question)...])
+        // By bytes, and nothing done for a URL without `lh_view` (most reports).
+        let bytes = url.utf8
+        guard let question = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (url, []) }
+        let hash = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+        guard question < hash else { return (url, []) }
+        let base = Substring(bytes[..<hash])
+        let fragment = Substring(bytes[hash...])
+        let rawQuery = String(Substring(bytes[bytes.index(after: question)..<hash]))
         let tokens = ViewToken.values(in: LinkRouter.queryItems(rawQuery))
         guard !tokens.isEmpty else { return (url, []) }
         let rest = ViewToken.removed(fromRawQuery: rawQuery).map { "?" + $0 } ?? ""

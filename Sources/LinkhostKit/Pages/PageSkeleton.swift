@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 
 /// A page rendered once with a marker in place of each value that varies from link to link, then
@@ -78,12 +79,21 @@ struct PageSkeleton: Sendable {
 
     /// The page with `values` in its holes (a missing value leaves its hole empty).
     func fill(_ values: PageValues) -> [UInt8] {
+        var offsets: [Int] = []
+        return fill(values, marking: nil, at: &offsets)
+    }
+
+    /// The page with `values` in its holes, and where `marker` stands in it: each value is searched
+    /// as it is placed (a few hundred bytes), never the whole page.
+    func fill(_ values: PageValues, marking marker: [UInt8]?, at offsets: inout [Int]) -> [UInt8] {
         var body: [UInt8] = []
         body.reserveCapacity(fixedCount + 512)
         body.append(contentsOf: pieces[0])
         var escapedOnce = [[UInt8]?](repeating: nil, count: repeatedEscaped.isEmpty ? 0 : PageSlot.allCases.count)
         for (index, hole) in holes.enumerated() {
             if let value = values[hole.slot] {
+                let start = body.count
+                defer { if let marker { Self.find(marker, in: body, from: start, into: &offsets) } }
                 if !hole.escaped {
                     body.append(contentsOf: value.utf8)
                 } else if repeatedEscaped.contains(PageSlots(hole.slot)) {
@@ -97,6 +107,25 @@ struct PageSkeleton: Sendable {
             body.append(contentsOf: pieces[index + 1])
         }
         return body
+    }
+
+    /// Appends to `offsets` where `marker` starts in `body` at or after `start`.
+    private static func find(_ marker: [UInt8], in body: [UInt8], from start: Int, into offsets: inout [Int]) {
+        guard let first = marker.first, body.count - start >= marker.count else { return }
+        body.withUnsafeBufferPointer { bytes in
+            marker.withUnsafeBufferPointer { needle in
+                var index = start
+                let last = bytes.count - needle.count
+                while index <= last {
+                    if bytes[index] == first, memcmp(bytes.baseAddress! + index, needle.baseAddress!, needle.count) == 0 {
+                        offsets.append(index)
+                        index += needle.count
+                    } else {
+                        index += 1
+                    }
+                }
+            }
+        }
     }
 
 }

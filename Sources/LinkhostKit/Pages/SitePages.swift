@@ -153,10 +153,11 @@ final class SitePages: Sendable {
         let skeleton = skeletons.skeleton(for: pageShape) {
             PageSkeleton(rendered: templates.render(context(pageShape, route: route, page: page, values: .markers(for: pageShape.slots))))
         }
-        let body = skeleton.fill(values)
+        var markers: [Int] = []
+        let body = skeleton.fill(values, marking: token != nil && cacheable ? TokenizedPage.markerBytes : nil, at: &markers)
         if let token {
             guard cacheable else { return AnnotatedResponse(personalResponse(body, language: language), annotation: served) }
-            let page = TokenizedPage(filled: body)
+            let page = TokenizedPage(body: body, markerOffsets: markers)
             cache.store(RenderedPageCache.Entry(page: .tokenized(page), kind: served.kind, rule: served.rule, pathCaptures: served.pathCaptures), for: key)
             return AnnotatedResponse(personalResponse(page.body(with: token), language: language), annotation: served)
         }

@@ -21,24 +21,23 @@ struct TokenizedPage: Sendable {
     /// The body's size without its tokens.
     let byteCount: Int
 
-    /// Cuts `body`, a page filled with `marker` for its token.
-    init(filled body: [UInt8]) {
-        let marker = Array(Self.marker.utf8)
+    /// The marker's bytes.
+    static let markerBytes = Array(marker.utf8)
+
+    /// Cuts `body`, a page filled with `marker` for its token, at `offsets`, where the marker
+    /// stands (`PageSkeleton.fill(_:marking:at:)` finds them while placing the values).
+    init(body: [UInt8], markerOffsets offsets: [Int]) {
+        let length = Self.markerBytes.count
         var pieces: [[UInt8]] = []
+        pieces.reserveCapacity(offsets.count + 1)
         var start = 0
-        var index = 0
-        while index + marker.count <= body.count {
-            if body[index] == marker[0], body[index..<index + marker.count].elementsEqual(marker) {
-                pieces.append(Array(body[start..<index]))
-                index += marker.count
-                start = index
-            } else {
-                index += 1
-            }
+        for offset in offsets {
+            pieces.append(Array(body[start..<offset]))
+            start = offset + length
         }
         pieces.append(Array(body[start...]))
         self.pieces = pieces
-        byteCount = body.count - (pieces.count - 1) * marker.count
+        byteCount = body.count - offsets.count * length
     }
 
     /// How many places the token goes in.

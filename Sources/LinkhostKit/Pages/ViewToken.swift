@@ -39,19 +39,25 @@ enum ViewToken {
 
     /// `url` with `lh_view=token` added to its query (before a fragment, if it has one).
     static func adding(_ token: String, to url: String) -> String {
-        var base = Substring(url)
-        var fragment: Substring = ""
-        if let hash = url.firstIndex(of: "#") {
-            base = url[..<hash]
-            fragment = url[hash...]
-        }
-        var result = String(base)
-        result.reserveCapacity(url.utf8.count + parameterName.utf8.count + token.utf8.count + 2)
-        result += base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
+        // By bytes: `?`, `&` and `#` are ASCII, and a page makes this string for every view.
+        let bytes = url.utf8
+        let hash = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+        let base = bytes[..<hash]
+        let separator =
+            if !base.contains(UInt8(ascii: "?")) {
+                "?"
+            } else if let last = base.last, last == UInt8(ascii: "?") || last == UInt8(ascii: "&") {
+                ""
+            } else {
+                "&"
+            }
+        var result = String(Substring(base))
+        result.reserveCapacity(bytes.count + parameterName.utf8.count + token.utf8.count + 2)
+        result += separator
         result += parameterName
         result += "="
         result += token
-        result += fragment
+        result += Substring(bytes[hash...])
         return result
     }
 
