@@ -242,7 +242,7 @@ let package = Package(
             name: "LinkhostKitTests",
             dependencies: [
                 "LinkhostKit", "LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL", "OrderedJSON", "HTTPServing", "TestSupport", "AssetLinks", "CDNCheck",
-                "LinkRules",
+                "LinkRules", "DevCertificates",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictness

@@ -126,6 +126,31 @@ public struct DevCertificateAuthority: Sendable {
         }
     }
 
+    /// The DNS names the first certificate of `chainPEM` is for (its subject alternative names);
+    /// `nil` when it cannot be read or names none. What a server says it can be reached as over
+    /// HTTPS.
+    public static func hostNames(inCertificateChainPEM chainPEM: String) -> [String]? {
+        // The file holds the chain (the host's certificate, then the CA's): the first is the host's.
+        guard let document = try? PEMDocument.parseMultiple(pemString: chainPEM).first, let first = try? Certificate(pemDocument: document),
+            let names = try? first.extensions.subjectAlternativeNames
+        else { return nil }
+        let hosts = names.compactMap { name -> String? in
+            if case .dnsName(let host) = name { return host.lowercased() }
+            return nil
+        }
+        return hosts.isEmpty ? nil : hosts
+    }
+
+    /// Whether a certificate for `names` covers `host` (a `*.` name covers one label, RFC 6125 §6.4.3).
+    public static func names(_ names: [String], cover host: String) -> Bool {
+        let host = host.lowercased()
+        return names.contains { name in
+            if name == host { return true }
+            guard name.hasPrefix("*."), let dot = host.firstIndex(of: ".") else { return false }
+            return host[dot...] == name.dropFirst(1) && host[..<dot].count > 0
+        }
+    }
+
     private static func shortStamp(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

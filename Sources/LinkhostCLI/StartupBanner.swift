@@ -21,11 +21,17 @@ struct StartupBanner {
                 DevCertificateAuthority.certificateFileName)
             if FileManager.default.fileExists(atPath: authority) { trust = " --cacert \(authority)" }
         }
+        // The names the certificate is for: a host it does not name fails curl's (and iOS's) check.
+        let certifiedNames = configuration.server.tls.flatMap { DevCertificateAuthority.hostNames(inCertificateChainPEM: $0.certificatePEM) }
         for site in configuration.sites {
             lines.append("site \(site.id) (\(site.app.name)):")
             for host in site.hosts {
                 let probeHost = host.hasPrefix("*.") ? "www" + host.dropFirst(1) : host
                 for base in server.baseURLs {
+                    if base.hasPrefix("https"), let names = certifiedNames, !DevCertificateAuthority.names(names, cover: probeHost) {
+                        lines.append("  (HTTPS: the certificate does not name \(probeHost); it is for \(names.joined(separator: ", ")))")
+                        continue
+                    }
                     let client =
                         base.hasPrefix("https")
                         ? "curl -sI\(trust) --resolve \(probeHost):\(server.tlsPort):127.0.0.1 https://\(probeHost):\(server.tlsPort)"

@@ -1,3 +1,4 @@
+import DevCertificates
 import Foundation
 import LinkhostKit
 import OrderedJSON
@@ -144,6 +145,31 @@ struct CommandLineTests {
         #expect(result.error.contains("server.tls.port: the HTTPS port 18443 (--tls-port) is also the plain-HTTP port (--port). Fix:"))
         #expect(!result.output.contains("listening"))
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/log.sqlite"))
+    }
+
+    /// The start-up lines give an HTTPS curl line only for hosts the certificate names; for the
+    /// others they say so, rather than a line that fails curl's (and iOS's) name check.
+    @Test func theBannerOffersHTTPSOnlyForHostsTheCertificateNames() throws {
+        let folder = try TemporaryDirectory()
+        #expect(try ChildProcess.run(ProjectPaths.linkhostBinary, ["dev-cert", "--host", "rowhni.com", "--out", folder.path]).status == 0)
+        let tlsPort = try FreePort.find()
+        let server = try ChildProcess(
+            ProjectPaths.linkhostBinary,
+            Self.serveArguments(logFolder: folder, port: try FreePort.find()) + [
+                "--tls-port", "\(tlsPort)", "--tls-cert", folder.path + "/rowhni.com.pem", "--tls-key", folder.path + "/rowhni.com-key.pem",
+            ])
+        defer {
+            server.send(signal: SIGTERM)
+            _ = server.waitForExit()
+        }
+        #expect(server.waitForOutput(containing: "pid \(server.processIdentifier)"), "\(server.standardError)")
+        let banner = server.standardOutput
+        #expect(banner.contains("--resolve rowhni.com:\(tlsPort):127.0.0.1 https://rowhni.com:\(tlsPort)/.well-known/apple-app-site-association"))
+        #expect(banner.contains("(HTTPS: the certificate does not name forums.somethingawful.com; it is for rowhni.com)"), "\(banner)")
+        #expect(!banner.contains("https://forums.somethingawful.com"))
+        #expect(DevCertificateAuthority.names(["*.example.com"], cover: "www.example.com"))
+        #expect(!DevCertificateAuthority.names(["*.example.com"], cover: "example.com"))
+        #expect(!DevCertificateAuthority.names(["*.example.com"], cover: "a.b.example.com"))
     }
 
     /// A config copied away from Public/ is one problem naming the folder, not one per text.
