@@ -2,7 +2,8 @@
 /// secrets must already be hashed (`SecretHasher`) and the client address already cut down
 /// (`ClientAddressPolicy`) by the time a record is built.
 public struct LogRecord: Sendable {
-    /// When the request was answered: UTC milliseconds since 1970.
+    /// When the request arrived (its head was read): UTC milliseconds since 1970; for an app open
+    /// that said when it happened, that time.
     public var timestampMilliseconds: Int64
     /// The configured site that answered; `nil` for hosts no site serves.
     public var siteID: String?

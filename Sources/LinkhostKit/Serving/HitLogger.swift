@@ -79,8 +79,12 @@ final class HitLogger: Sendable {
             }
             if !replacements.isEmpty { path = rule.path.rawPath(captures: served.pathCaptures, replacing: replacements) }
         }
+        // Stamped with when the request arrived (now, less the exchange's duration), not when this
+        // observer runs: that comes after the response went out, by then the client may have sent
+        // its next request (a page view, then the app open it led to) and another thread logged it.
+        let arrived = LogRecord.currentTimeMilliseconds() - Int64(exchange.durationNanoseconds / 1_000_000)
         var record = LogRecord(
-            timestampMilliseconds: reported?.occurredAt ?? LogRecord.currentTimeMilliseconds(),
+            timestampMilliseconds: reported?.occurredAt ?? arrived,
             siteID: served.siteID,
             host: reported?.host ?? request.hostName ?? "",
             method: request.method,

@@ -3,6 +3,7 @@ import HTTPServing
 import LinkLog
 import LinkLogSQLite
 import LinkRules
+import Logging
 import OrderedJSON
 import TestSupport
 import Testing
@@ -194,5 +195,29 @@ struct ViewTokenTests {
         #expect(funnel.first { $0.key == "autumn" }?.opensAfterView == 0)
         let byApp = try reader.funnel(by: .inApp, LogFilter())
         #expect(byApp.first { $0.key == "instagram" }?.installs == 1, "\(byApp)")
+    }
+}
+
+/// A row is stamped with when its request arrived, not when the observer logged it: the observer
+/// runs after the response went out, and by then the client's next request (the app open that
+/// followed a page view) may have been logged by another thread. Stamped late, a view could come
+/// after the open it led to, and the open was paired with an older view (seen in the README's
+/// walk under a loaded run: the open credited to the view without a campaign).
+@Suite("Hit timestamps", .ownThread)
+struct HitTimestampTests {
+    @Test func aRowIsStampedWithWhenItsRequestArrived() throws {
+        let folder = try TemporaryDirectory()
+        let settings = LogSettings(databasePath: folder.path + "/log.sqlite", secretKeyFile: folder.path + "/log.key")
+        let logger = try HitLogger(settings: settings, logger: Logger(label: "test"))
+        let before = LogRecord.currentTimeMilliseconds()
+        let request = HTTPRequest(method: "GET", target: "/addfriend?code=TEST123", headers: ["Host": "rowhni.com"])
+        // An exchange whose head arrived 5 s before it ended.
+        logger.observe(
+            HTTPExchange(request: request, status: 200, bodySize: 10, durationNanoseconds: 5_000_000_000),
+            ServedRequest(endpoint: .page, kind: .fallback))
+        _ = logger.writer.stop()
+        let row = try #require(try LogReader(databasePath: settings.databasePath).rows().first)
+        #expect(row.timestampMilliseconds <= before - 4_900, "\(before - row.timestampMilliseconds) ms before the observer ran")
+        #expect(row.timestampMilliseconds >= before - 5_100)
     }
 }
