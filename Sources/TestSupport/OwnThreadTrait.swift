@@ -14,7 +14,7 @@ import Testing
 public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
     /// How many tests run on threads of their own at once; the others wait for a turn (without
     /// holding a thread).
-    public static let width = 4
+    public static let width = 8
 
     private static let turns = Turns(Self.width)
 

@@ -6,7 +6,7 @@ import Testing
 /// Heads a proxy in front and this server could read two ways, and bodies over the limit however
 /// they are framed, sent byte for byte over a real socket: what libmicrohttpd hands over (C strings
 /// cut at a NUL, repeated fields) is only visible through it.
-@Suite("Hostile request heads and bodies")
+@Suite("Hostile request heads and bodies", .ownThread)
 struct HostileHeadTests {
     /// A server that answers 200 with the Host it saw, and counts the requests its responder got.
     private final class Probe: Sendable {

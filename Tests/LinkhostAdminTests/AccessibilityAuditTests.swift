@@ -8,7 +8,7 @@ import Testing
 /// iPhone, an Android phone and a computer see them, the 404 and broken-link pages, the admin
 /// sign-in page (empty and refused) and the dashboard over a log of hostile values, at a computer's
 /// and a phone's width. No page may have a violation.
-@Suite("Pages and dashboard pass a WCAG 2.1 AA audit in both colour schemes", .serialized)
+@Suite("Pages and dashboard pass a WCAG 2.1 AA audit in both colour schemes", .ownThread, .serialized)
 struct AccessibilityAuditTests {
     static let python = ProjectPaths.root + "/.build-venv/bin/python"
     static var mayBeSkipped: Bool {

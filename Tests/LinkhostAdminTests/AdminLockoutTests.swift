@@ -5,7 +5,7 @@ import Testing
 
 /// An operator must always reach the dashboard: idle connections, however many a script or a
 /// keep-alive client leaves open, must not use up the admin listener.
-@Suite("The admin listener under idle connections")
+@Suite("The admin listener under idle connections", .ownThread)
 struct AdminLockoutTests {
     @Test func anAuthenticatedRequestIsAnsweredWithHundredsOfIdleConnectionsOpen() throws {
         let harness = try AdminHarness()

@@ -8,7 +8,7 @@ import Testing
 /// tests' virtual environment, run with Java) with no error: fallback pages for three devices, the
 /// 404 and broken-link pages, the admin sign-in page (empty and refused), and the dashboard
 /// unfiltered, filtered by hostile values, and refusing a bad filter.
-@Suite("HTML pages pass the Nu HTML Checker", .serialized)
+@Suite("HTML pages pass the Nu HTML Checker", .ownThread, .serialized)
 struct HTMLValidationTests {
     /// vnu.jar in the tests' virtual environment, if installed.
     static var checker: String? {

@@ -11,7 +11,7 @@ import Testing
 /// every answer: no server error, a documented status with the documented content type, body and
 /// headers, 401 without credentials, 405 with `Allow` for other methods. A fixed seed and a bounded
 /// number of examples make the run the same every time.
-@Suite("OpenAPI documents held to the server by property-based testing", .serialized)
+@Suite("OpenAPI documents held to the server by property-based testing", .ownThread, .serialized)
 struct OpenAPIPropertyTests {
     static let schemathesis = ProjectPaths.root + "/.build-venv/bin/st"
     static let ingestKey = "property-test-ingest-key-7c41d2"

@@ -10,7 +10,7 @@ import Testing
 /// from the proxy's `X-Forwarded-For` when, and only when, the connection is from a trusted proxy.
 /// Clients connect from 127.0.5.5 and nginx from 127.0.0.1, so the log's /24 tells them apart.
 @Suite(
-    "Behind a reverse proxy", .serialized,
+    "Behind a reverse proxy", .ownThread, .serialized,
     .enabled(if: Tool.find("nginx") != nil || ProcessInfo.processInfo.environment["CI"] == "true", "nginx is not installed (apt-get install nginx-light)"))
 struct ProxiedDeploymentTests {
     let folder: TemporaryDirectory
