@@ -43,6 +43,24 @@ struct SiteDirectoryTests {
         #expect((directory.site(forHost: host) != nil) == listed)
     }
 
+    /// Found by the `http-request` fuzz target: a Host header is any bytes, and one that merely
+    /// ended in a wildcard's suffix (the first, with NULs, spaces and slashes) counted as a
+    /// subdomain, so its page wrote it into the absolute links, NUL and all. Only labels of
+    /// letters, digits and hyphens make a subdomain; such a host falls through.
+    @Test(arguments: [
+        "st=.g/robots.txtjs \0\0\0/http\u{7}/0.1t /sta a.wild.test", "evil.test/x.wild.test", "evil.test#.wild.test", "a b.wild.test",
+        "a..wild.test", "..wild.test", "a<b.wild.test", "\u{E9}.wild.test",
+    ])
+    func onlyHostNameLabelsLieUnderAWildcard(host: String) throws {
+        let site = exampleSite.replacingOccurrences(of: #""hosts": ["example.com"]"#, with: #""hosts": ["example.com", "*.wild.test"]"#)
+        let configuration = try ConfigurationLoader.parse(Array(configText(sites: [site]).utf8), baseDirectory: ProjectPaths.root)
+        let example = try #require(configuration.site(id: "example"))
+        #expect(HTTPRequest.normalizedHostName(host) == host)
+        #expect(!example.lists(host: host))
+        #expect(SiteDirectory(entries: example.hosts.map { ($0, example.id) }, fallback: String?.none).site(forHost: host) == nil)
+        #expect(example.lists(host: "a-1.b2.wild.test"))
+    }
+
     @Test func aMissingHostUsesTheFallback() {
         #expect(directory.site(forHost: nil) == nil)
         #expect(SiteDirectory(entries: [("a.com", 1)], fallback: 2).site(forHost: nil) == 2)

@@ -15,8 +15,21 @@ enum HostPattern {
         return self.host(host, isUnder: suffix)
     }
 
-    /// Whether `host` ends with `suffix` (`.example.com`) and has a label before it.
+    /// Whether `host` ends with `suffix` (`.example.com`) and what comes before it is labels of a
+    /// host name: letters, digits and hyphens, dots between them, none empty. A Host header can
+    /// hold anything (a space, a slash, a NUL), and a host under a site's wildcard is written into
+    /// the absolute links of its pages, so nothing else makes a subdomain.
     static func host(_ host: String, isUnder suffix: Substring) -> Bool {
-        host.utf8.count > suffix.utf8.count && host.utf8.reversed().starts(with: suffix.utf8.reversed())
+        let bytes = host.utf8
+        guard bytes.count > suffix.utf8.count, bytes.reversed().starts(with: suffix.utf8.reversed()) else { return false }
+        var previous = UInt8(ascii: ".")
+        for byte in bytes.prefix(bytes.count - suffix.utf8.count) {
+            let isLabelByte =
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || byte == UInt8(ascii: "-")
+            guard isLabelByte || (byte == UInt8(ascii: ".") && previous != UInt8(ascii: ".")) else { return false }
+            previous = byte
+        }
+        return previous != UInt8(ascii: ".")
     }
 }
