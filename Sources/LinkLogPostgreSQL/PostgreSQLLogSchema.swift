@@ -106,6 +106,7 @@ public enum PostgreSQLLogSchema {
                 "ALTER TABLE hits ADD COLUMN view_token TEXT",
                 "CREATE INDEX hits_view_token ON hits (view_token) WHERE kind = 'fallback' AND view_token IS NOT NULL",
                 "CREATE INDEX hits_open_token ON hits (view_token, ts_ms) WHERE kind = 'app_open' AND view_token IS NOT NULL",
+                "CREATE INDEX hits_bypass_time ON hits (ts_ms) WHERE kind = 'app_open' AND event = 'custom-scheme' AND view_id IS NOT NULL",
             ]
         ),
     ]

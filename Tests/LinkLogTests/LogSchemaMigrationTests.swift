@@ -56,7 +56,10 @@ struct LogSchemaMigrationTests {
         let indexes = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'hits' ORDER BY name")
         var indexNames: [String] = []
         while try indexes.step() { indexNames.append(indexes.text(at: 0) ?? "") }
-        #expect(indexNames == ["hits_open_secret", "hits_open_time", "hits_open_token", "hits_secret_time", "hits_time", "hits_view", "hits_view_token"])
+        #expect(
+            indexNames == [
+                "hits_bypass_time", "hits_open_secret", "hits_open_time", "hits_open_token", "hits_secret_time", "hits_time", "hits_view", "hits_view_token",
+            ])
         let plan = try connection.prepare("EXPLAIN QUERY PLAN SELECT id FROM hits WHERE utm_source = ?1 AND ts_ms >= ?2")
         var details: [String] = []
         while try plan.step() { details.append(plan.text(at: 3) ?? "") }
@@ -167,7 +170,8 @@ struct LogSchemaMigrationTests {
         let connection = try SQLiteConnection(path: fixture.databasePath)
         try connection.execute(
             """
-            DROP INDEX hits_view_token; DROP INDEX hits_open_token; ALTER TABLE hits DROP COLUMN view_token; ALTER TABLE hits DROP COLUMN in_app;
+            DROP INDEX hits_view_token; DROP INDEX hits_open_token; DROP INDEX hits_bypass_time; ALTER TABLE hits DROP COLUMN view_token;
+            ALTER TABLE hits DROP COLUMN in_app;
             ALTER TABLE hits DROP COLUMN referrer_host;
             ALTER TABLE hits DROP COLUMN query; DROP INDEX hits_view; DROP INDEX hits_open_secret; ALTER TABLE hits DROP COLUMN view_id;
             DROP TABLE credits_hourly; DROP TABLE credits_daily; PRAGMA user_version = 5;

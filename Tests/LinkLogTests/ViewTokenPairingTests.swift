@@ -152,6 +152,33 @@ struct ViewTokenPairingTests {
                 == (try LogReader(databasePath: fixture.databasePath, usesRollups: false).funnel(by: .utmCampaign, LogFilter())))
     }
 
+    /// The dashboard's links that did not open the app: the bypass opens of the range's views,
+    /// grouped by link, in-app browser and referrer, found through the index of paired bypass opens
+    /// by time, never by walking every credited open of the log.
+    @Test("bypassed links are read through the index of bypass opens")
+    func bypassedLinks() throws {
+        let fixture = try LogFixture()
+        try fixture.write([
+            T.view("tokenAAAAAAAAAAA", inApp: "instagram"), T.open("tokenAAAAAAAAAAA", at: S.base + Self.minute, source: "custom-scheme"),
+            T.view("tokenBBBBBBBBBBB", at: S.base + S.day), T.open("tokenBBBBBBBBBBB", at: S.base + S.day + Self.minute, source: "custom-scheme"),
+            T.view("tokenCCCCCCCCCCC"), T.open("tokenCCCCCCCCCCC", at: S.base + Self.minute, source: "pasteboard"),
+        ])
+        let reader = try fixture.reader()
+        let all = try reader.bypassedLinks()
+        #expect(all.map(\.link.hits) == [1, 1] && Set(all.map(\.inApp)) == [nil, "instagram"], "\(all)")
+        // The range applies to the view: the second view is a day later.
+        let first = try reader.bypassedLinks(LogFilter(since: S.base, until: S.base + S.hour))
+        #expect(first.map(\.inApp) == ["instagram"])
+        var arguments = SQLArguments(dialect: SQLiteDialect())
+        _ = arguments.add(.integer(0))
+        let connection = try SQLiteConnection(path: fixture.databasePath, flags: [.readOnly])
+        let plan = try FunnelTests.queryPlan(
+            connection,
+            "SELECT seen.id FROM hits AS opened CROSS JOIN hits AS seen WHERE opened.kind = 'app_open' AND opened.event = 'custom-scheme' "
+                + "AND opened.view_id IS NOT NULL AND seen.id = opened.view_id AND opened.ts_ms >= ?1", arguments.values)
+        #expect(plan.contains { $0.contains("USING INDEX hits_bypass_time") }, "\(plan)")
+    }
+
     /// Where the views came from: the in-app browser's app and the referrer's host group the funnel
     /// (from the log's rows: the rollups do not keep them), and a rebuild of the rollups keeps
     /// every count.

@@ -141,7 +141,7 @@ struct TrafficCheckTests {
         let connection = try SQLiteConnection(path: path)
         try connection.execute(
             """
-            UPDATE hits SET query = NULL; ALTER TABLE hits DROP COLUMN query; DROP INDEX hits_view_token; DROP INDEX hits_open_token;
+            UPDATE hits SET query = NULL; ALTER TABLE hits DROP COLUMN query; DROP INDEX hits_view_token; DROP INDEX hits_open_token; DROP INDEX hits_bypass_time;
             ALTER TABLE hits DROP COLUMN view_token;
             ALTER TABLE hits DROP COLUMN in_app; ALTER TABLE hits DROP COLUMN referrer_host; PRAGMA user_version = 6;
             """)

@@ -21,20 +21,26 @@ extension LogReader {
     /// grouped by link, in-app browser and referrer host, most such opens first; the filter's time
     /// range and fields apply to the view, as in the funnel, and its limit caps the groups.
     ///
-    /// Read from the credited opens (`hits_view` holds only opens paired with a view) and each one's
-    /// view by id: credited opens are few beside the views of a range.
+    /// Read from the paired bypass opens by time (`hits_bypass_time` holds them alone: an open of a
+    /// view in the range comes at most the pairing window after it, or the clock skew before) and
+    /// each one's view by id: they are few beside the views of a range. On a 10-million-row log,
+    /// walking every credited open instead took a quarter of a second.
     public func bypassedLinks(_ filter: LogFilter = LogFilter()) throws -> [BypassedLink] {
         var view = filter
         view.kind = nil
         view.limit = nil
         var arguments = SQLArguments(dialect: connection.dialect)
         let viewClauses = SQLCondition.clauses(of: view, table: "seen", into: &arguments)
-        let clauses =
-            [
-                "opened.view_id IS NOT NULL", "opened.kind = 'app_open'",
-                "opened.event IN (\(FunnelRow.bypassEvents.map { arguments.add(.text($0)) }.joined(separator: ", ")))",
-                "seen.id = opened.view_id",
-            ] + viewClauses
+        // Written out, not bound: the partial index is usable only when the statement's own text
+        // implies its condition.
+        var clauses = [
+            "opened.kind = 'app_open'", "opened.event = '\(FunnelRow.bypassEvents[0])'", "opened.view_id IS NOT NULL", "seen.id = opened.view_id",
+        ]
+        clauses += SQLCondition.timeClauses(
+            since: view.since.map { $0 - OpenCrediting.tokenClockSkewMilliseconds },
+            until: view.until.map { $0 > Int64.max - FunnelRow.pairingWindowMilliseconds ? Int64.max : $0 + FunnelRow.pairingWindowMilliseconds },
+            column: "opened.ts_ms", into: &arguments)
+        clauses += viewClauses
         var sql = """
             SELECT seen.site, seen.host, seen.path, seen.query, seen.rule, seen.in_app, seen.referrer_host, COUNT(*) AS opens
             FROM hits AS opened CROSS JOIN hits AS seen\(SQLCondition.whereClause(clauses))

@@ -56,7 +56,8 @@ public struct FunnelRow: Sendable, Equatable {
     /// `installs / views`.
     public var installRate: Double? { share(installs) }
 
-    /// The app opens' `event` values that make a paired open a bypass open, and an install.
+    /// The app opens' `event` values that make a paired open a bypass open, and an install. (One
+    /// bypass event: the index of bypass opens, `hits_bypass_time`, is on exactly that value.)
     public static let bypassEvents = ["custom-scheme"]
     public static let installEvents = ["pasteboard", "install-referrer"]
 

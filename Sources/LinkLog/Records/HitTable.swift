@@ -62,6 +62,9 @@ package enum HitTable {
         // of the same token. Apart, so the second stays as small as the opens are few.
         Index("hits_view_token", on: ["view_token"], where: "kind = 'fallback' AND view_token IS NOT NULL"),
         Index("hits_open_token", on: ["view_token", "ts_ms"], where: "kind = 'app_open' AND view_token IS NOT NULL"),
+        // The bypass opens paired with a view, by time: the dashboard's links that did not open the
+        // app read them, and they are rare (a row enters it when the writer pairs it).
+        Index("hits_bypass_time", on: ["ts_ms"], where: "kind = 'app_open' AND event = 'custom-scheme' AND view_id IS NOT NULL"),
     ]
 
     /// The table's name.
