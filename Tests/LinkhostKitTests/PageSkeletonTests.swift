@@ -102,6 +102,29 @@ struct PageSkeletonTests {
         #expect(escaped == "a&quot;" + mark + "&lt;&#39;&gt;&amp;")
     }
 
+    /// A computer's view of a link draws its QR code with its own token, so that page is never
+    /// kept; its broken-link and not-found pages carry no token and are.
+    @Test func aComputersLinkPageIsMadePerViewAndItsOtherPagesAreKept() throws {
+        let site = try #require(try Self.sites().first { $0.id == "rowhni" })
+        let pages = try SitePages(site: site, publicDirectory: ProjectPaths.root + "/Public", publicScheme: "https")
+        let classes = ClientClassCache()
+        func answer(_ target: String) -> AnnotatedResponse<ServedRequest> {
+            let request = HTTPRequest(method: "GET", target: target, headers: ["Host": site.primaryHost, "User-Agent": UserAgents.desktopChrome])
+            return pages.response(for: request, served: ServedRequest(endpoint: .page, kind: .notFound), classes: classes)
+        }
+        let first = answer("/addfriend?code=ABC123")
+        let second = answer("/addfriend?code=ABC123")
+        #expect(first.annotation.viewToken != second.annotation.viewToken)
+        #expect(first.response.bodyText != second.response.bodyText, "each view's QR code holds its own token")
+        #expect(pages.cachedPageCount == 0)
+        let missing = answer("/nothing-here").response
+        let again = answer("/nothing-here").response
+        #expect(missing.status == 404)
+        #expect(missing.prepared != nil && missing.prepared === again.prepared, "the second one comes from the cache")
+        #expect(answer("/addfriend").response.status == 400)
+        #expect(pages.cachedPageCount == 2)
+    }
+
     /// A skeleton is made once per shape: a thousand new links of one rule, one device and one
     /// language make one.
     @Test func newLinksOfOneShapeShareOneSkeleton() throws {

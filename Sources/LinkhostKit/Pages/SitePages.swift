@@ -95,11 +95,12 @@ final class SitePages: Sendable {
         served.clientClass = clientClass
         let variant = PageVariant.choose(clientClass: clientClass, userAgent: userAgent, siteHasAndroidApp: site.app.android != nil)
         // A person's view of a link gets a token of its own; a desktop page's token is inside its QR
-        // code, which is drawn per view, so that page is made whole each time.
+        // code, which is drawn per view, so that page is made whole each time and never kept (its
+        // broken-link and not-found pages, which carry no token, are).
         let personal = ViewToken.isIssued(to: clientClass)
         let cacheable = !(personal && variant == .desktop)
         let key = RenderedPageCache.Key(site: site.id, host: host, language: language, target: request.target, variant: variant, personal: personal)
-        if cacheable, let cached = cache.entry(for: key) {
+        if let cached = cache.entry(for: key) {
             served.kind = cached.kind
             served.rule = cached.rule
             served.pathCaptures = cached.pathCaptures
@@ -179,6 +180,9 @@ final class SitePages: Sendable {
 
     /// The page skeletons made so far (for tests).
     var skeletonCount: Int { skeletons.count }
+
+    /// The pages kept in the cache (for tests).
+    var cachedPageCount: Int { cache.count }
 
     /// The page rendered whole with Mustache from its values, as a skeleton filled with the same
     /// values gives it (for tests that hold the two to each other).
