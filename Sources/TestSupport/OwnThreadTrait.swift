@@ -25,9 +25,14 @@ public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
     }
 
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        await Self.turns.take()
-        defer { Self.turns.give() }
-        try await withTaskExecutorPreference(ThreadPerJobExecutor.shared, operation: function)
+        // The whole scope runs on the test's own thread: waiting for a turn and giving it
+        // back must not need a cooperative-pool thread, or a finished test holds its turn
+        // until the pool has a thread free.
+        try await withTaskExecutorPreference(ThreadPerJobExecutor.shared) {
+            await Self.turns.take()
+            defer { Self.turns.give() }
+            try await function()
+        }
     }
 }
 
