@@ -79,6 +79,15 @@ final class CDNClient: Sendable {
     }
 }
 
+/// Why the CDN gave no answer at all: no connection, no answer in time, a broken response.
+public struct CDNFetchFailure: Error, Sendable, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
 /// Stops the session from following redirects: the task then completes with the 3xx itself.
 private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
     func urlSession(

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Glibc
 import SwiftASN1
 import X509
 
@@ -157,6 +158,36 @@ public struct DevCertificateAuthority: Sendable {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd"
         return formatter.string(from: date)
+    }
+}
+
+/// Writes certificate and key files; key files are readable by their owner only.
+enum PEMFiles {
+    static func write(_ text: String, to path: String, privateFile: Bool) throws(DevCertificateError) {
+        let created = FileManager.default.createFile(
+            atPath: path, contents: Data(text.utf8),
+            attributes: [.posixPermissions: privateFile ? 0o600 : 0o644]
+        )
+        guard created else { throw DevCertificateError("cannot write \(path)") }
+        if privateFile {
+            // createFile keeps an existing file's mode; make sure a key is never left readable.
+            try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        }
+    }
+}
+
+/// An IP literal as the bytes a certificate's `iPAddress` name holds; `nil` for host names.
+enum IPAddressBytes {
+    static func parse(_ text: String) -> [UInt8]? {
+        var ipv4 = in_addr()
+        if inet_pton(AF_INET, text, &ipv4) == 1 {
+            return withUnsafeBytes(of: &ipv4) { Array($0) }
+        }
+        var ipv6 = in6_addr()
+        if inet_pton(AF_INET6, text, &ipv6) == 1 {
+            return withUnsafeBytes(of: &ipv6) { Array($0) }
+        }
+        return nil
     }
 }
 

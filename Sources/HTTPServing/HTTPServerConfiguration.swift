@@ -1,3 +1,5 @@
+import Glibc
+
 /// How an `HTTPServer` listens and how much it lets clients take.
 ///
 /// The defaults are safe for a public origin: bounded connections (overall and per client address),
@@ -90,5 +92,14 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         if !(1...65535).contains(listenBacklog) { return "listenBacklog \(listenBacklog) is outside 1...65535" }
         if !(0...600).contains(shutdownGraceSeconds) { return "shutdownGraceSeconds \(shutdownGraceSeconds) is outside 0...600" }
         return nil
+    }
+}
+
+/// Processors this process may run on, read from the OS rather than Foundation so the HTTP module
+/// stays free of Foundation.
+enum ProcessorCount {
+    static var online: Int {
+        let count = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        return count > 0 ? count : 1
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LinkhostKit
 
 /// The `linkhost` command: serve a site's Universal Links origin, and inspect what it serves.
 @main
@@ -17,4 +18,8 @@ struct Linkhost: AsyncParsableCommand {
             CheckCommand.self, LogCommand.self, StatsCommand.self, RollupCommand.self, ReloadCommand.self, CDNCheckCommand.self,
         ]
     )
+}
+
+enum LinkhostCLIVersion {
+    static let text = "linkhost \(LinkhostVersion.current)"
 }

@@ -4,6 +4,10 @@ import Foundation
 import FoundationNetworking
 #endif
 
+#if canImport(os)
+import os
+#endif
+
 /// Reports app opens to a linkhost server (`POST /v1/opens`) and gets back where the link leads.
 ///
 /// An app calls it with every URL it is opened with (a Universal Link, its custom scheme, a link
@@ -180,6 +184,37 @@ public struct LinkhostClient: Sendable, CustomStringConvertible, CustomReflectab
         let retryable = (error as? URLError).map { !permanent.contains($0.code) } ?? false
         let detail = key.redact((error as? URLError).map { "\($0.localizedDescription) (URLError \($0.code.rawValue))" } ?? "\(error)")
         return AttemptFailure(error: LinkhostClientError(kind: .network, status: nil, code: nil, detail: detail, attempts: 1), retryable: retryable)
+    }
+}
+
+/// Reads a `Retry-After` header: a number of seconds (`120`) or an HTTP date
+/// (`Wed, 21 Oct 2026 07:28:00 GMT`), as RFC 9110 allows both.
+enum RetryAfter {
+    /// The wait the header asks for, in seconds from `now` (never negative); `nil` when the value
+    /// is neither form.
+    static func seconds(in value: String, now: Date = Date()) -> TimeInterval? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            return TimeInterval(trimmed).map { min($0, 86_400) }
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        guard let date = formatter.date(from: trimmed) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+}
+
+/// Where `reportInBackground` writes the failures it swallows: the unified log on Apple platforms
+/// (subsystem `linkhost.client`), standard error elsewhere.
+enum BackgroundReportLog {
+    static func record(_ message: String) {
+        #if canImport(os)
+        os_log(.error, log: OSLog(subsystem: "linkhost.client", category: "opens"), "%{public}@", message)
+        #else
+        FileHandle.standardError.write(Data("linkhost client: \(message)\n".utf8))
+        #endif
     }
 }
 

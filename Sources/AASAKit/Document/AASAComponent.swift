@@ -54,3 +54,28 @@ public struct AASAComponent: Sendable, Hashable {
         return merged
     }
 }
+
+/// The `?` key of a component: a pattern for the whole query, or per-item patterns.
+public enum AASAQueryPattern: Sendable, Hashable {
+    /// Matched against the raw query string after `?` (absent reads as empty).
+    case string(String)
+    /// Each named item must match; unnamed items and order are ignored.
+    case items([AASAQueryItemPattern])
+    /// A dictionary with a non-string predicate (named here). Recorded `swcutil` then ignores the
+    /// whole dictionary, so it constrains nothing and any query matches. Decision: it does not fall
+    /// back to a `?` inherited from `defaults`, because the component did write a `?` key.
+    case ignoredDictionary(offendingName: String)
+}
+
+/// One `name: pattern` pair of a query dictionary.
+public struct AASAQueryItemPattern: Sendable, Hashable {
+    /// The query item name, compared exactly (or folded under `caseSensitive: false`).
+    public let name: String
+    /// The pattern every occurrence of the item's value must match.
+    public let pattern: String
+
+    public init(name: String, pattern: String) {
+        self.name = name
+        self.pattern = pattern
+    }
+}

@@ -92,3 +92,31 @@ public struct AASADocument: Sendable {
         return ids
     }
 }
+
+/// A flat `{ "apps": [...] }` service: `webcredentials`, `appclips` or `activitycontinuation`.
+public struct AASAServiceApps: Sendable, Hashable {
+    public let jsonPath: JSONPath
+    /// The app IDs listed, in order.
+    public let apps: [String]
+    /// Where each of ``apps`` is written (same order).
+    public let appPaths: [JSONPath]
+
+    public init(jsonPath: JSONPath, apps: [String], appPaths: [JSONPath]? = nil) {
+        self.jsonPath = jsonPath
+        self.apps = apps
+        self.appPaths = appPaths ?? apps.indices.map { jsonPath.appending("apps").appending($0) }
+    }
+}
+
+/// Reports every object in a document that names a key twice (AASA005).
+enum DuplicateKeyScanner {
+    static func findings(in root: JSONValue) -> [AASAFinding] {
+        root.repeatedKeyPaths().map { path in
+            let key = path.lastKey ?? ""
+            return AASAFinding(
+                .duplicateKey, at: path,
+                "the key \"\(key)\" appears more than once in this object; only the last one is used",
+                fix: "keep one \"\(key)\" and merge the values you need into it")
+        }
+    }
+}

@@ -234,3 +234,28 @@ public struct RollupBuilder {
         (1...count).map(String.init).joined(separator: ", ")
     }
 }
+
+/// How far a rollup rebuild has come, after each chunk of days.
+public struct RollupProgress: Sendable, Equatable {
+    /// Chunks done, of `totalChunks`.
+    public var chunksDone: Int
+    /// How many chunks the hits' time span makes.
+    public var totalChunks: Int
+    /// Hits counted into the rollups so far.
+    public var hitsCounted: Int64
+    /// Chunks whose counts came from the counting connections (`RollupBuilder(countingOn:)`) rather
+    /// than from the writer counting them itself.
+    public var chunksCountedAhead: Int = 0
+}
+
+/// A stretch of the log a rebuild does in one transaction, `[since, until)` on day boundaries; the
+/// first chunk is open towards the past (`since` nil) and the last towards the future (`until` nil).
+struct RollupChunk: Sendable, Equatable {
+    var since: Int64?
+    var until: Int64?
+
+    /// `column >= since AND column < until`, as far as either is set, with the values added to `arguments`.
+    func clauses(on column: String, into arguments: inout SQLArguments) -> [String] {
+        SQLCondition.timeClauses(since: since, until: until, column: column, into: &arguments)
+    }
+}

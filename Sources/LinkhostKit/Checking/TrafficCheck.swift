@@ -188,6 +188,18 @@ public struct TrafficCheck: Sendable {
     }
 }
 
+extension ParameterType {
+    /// A value of this type, for matching a link whose secret the log keeps only as a hash: the AASA
+    /// file needs the link's shape, not the code.
+    var sampleValue: String {
+        switch self {
+        case .id, .page, .flag: "1"
+        case .inviteCode: "TEST123"
+        case .slug, .text: "a"
+        }
+    }
+}
+
 /// Each host's site and compiled AASA matcher under one config, looked up once per host: a log's
 /// links are many and its hosts few.
 private struct SiteMatchers {

@@ -1,5 +1,0 @@
-import LinkhostKit
-
-enum LinkhostCLIVersion {
-    static let text = "linkhost \(LinkhostVersion.current)"
-}
