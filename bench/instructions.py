@@ -148,11 +148,40 @@ class Measured:
             self.process.wait()
 
 
+_psql = {}
+
+
 def log_rows(database):
+    if database.startswith("postgresql://"):
+        # One psql session for every count: a connection each time would start a server process
+        # each time, whose processor time would count as the writer's.
+        if database not in _psql:
+            _psql[database] = subprocess.Popen(["psql", "-Atq", "-d", database], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        session = _psql[database]
+        session.stdin.write("SELECT count(*) FROM hits;\n")
+        session.stdin.flush()
+        return int(session.stdout.readline().strip())
     if not os.path.exists(database):
         return 0
     with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=30) as connection:
         return connection.execute("SELECT count(*) FROM hits").fetchone()[0]
+
+
+def cluster_ticks(pid_file):
+    """User and system clock ticks of a PostgreSQL cluster's processes (the postmaster and its children)."""
+    postmaster = open(pid_file).readline().strip()
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = open(f"/proc/{entry}/stat").read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if entry == postmaster or fields[1] == postmaster:
+            total += int(fields[11]) + int(fields[12])
+    return total
 
 
 def wait_for_rows(database, expected):
@@ -209,6 +238,10 @@ def main():
     parser.add_argument("--warmup", type=int, default=300)
     parser.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_INSTR_RUNS", 3)))
     parser.add_argument("--json")
+    # A PostgreSQL log (bench/instructions with BENCH_INSTR_LOG=postgresql starts a throwaway cluster):
+    # the writer's rows go there, and the database server's own processor time is read from /proc.
+    parser.add_argument("--log-db")
+    parser.add_argument("--db-pid-file", help="postmaster.pid of the log's cluster, to read its processor time")
     args = parser.parse_args()
 
     work = tempfile.mkdtemp(prefix="linkhost-instructions.")
@@ -238,7 +271,8 @@ def main():
         results = {}  # (server, scenario) -> [instructions per request]
         dumps = {}
         answers = {}
-        database = os.path.join(work, "log.sqlite")
+        database = args.log_db or os.path.join(work, "log.sqlite")
+        database_time = {}  # scenario -> [microseconds of the database server's processor time per request]
 
         def run_scenarios(server, name, database=None):
             connection = Connection(server.port)
@@ -254,11 +288,15 @@ def main():
                     wait_for_rows(database, rows)
                 for _ in range(args.runs):
                     server.zero()
+                    ticks = cluster_ticks(args.db_pid_file) if database and args.db_pid_file else None
                     send(connection, scenario, args.requests, unique, ingest_key)
                     unique += args.requests
                     rows += args.requests
                     if database:
                         wait_for_rows(database, rows)
+                    if ticks is not None:
+                        spent = cluster_ticks(args.db_pid_file) - ticks
+                        database_time.setdefault(scenario, []).append(spent * 1e6 / os.sysconf("SC_CLK_TCK") / args.requests)
                     dump, total = server.dump()
                     results.setdefault((name, scenario), []).append(total / args.requests)
                     dumps[(name, scenario)] = dump
@@ -344,6 +382,11 @@ http {{
             }
             print(f"{scenario:<12} {cell(on):>26} {cell(off):>26} {cell(reference):>20} "
                   f"{(f'{on_ratio:.2f}' if on_ratio else '-'):>9} {(f'{off_ratio:.2f}' if off_ratio else '-'):>10}")
+        if database_time:
+            print()
+            print("the log's PostgreSQL server, processor time per request (user + system, from /proc): median (min–max)")
+            for scenario, values in database_time.items():
+                print(f"  {scenario:<12} {statistics.median(values):8.1f} µs ({min(values):.1f}–{max(values):.1f})")
         print()
         tops = {}
         for scenario in ["aasa", "page-unique", "open"]:
@@ -357,6 +400,7 @@ http {{
             json.dump({
                 "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                 "requests": args.requests, "runs": args.runs, "scenarios": summary, "top_functions": tops,
+                "log": "postgresql" if args.log_db else "sqlite", "database_server_microseconds": database_time,
             }, open(args.json, "w"), indent=2)
             print(f"results: {args.json}")
     finally:
