@@ -108,6 +108,24 @@ struct PostgreSQLLogTests {
         #expect(try table("credits_daily") == kept.3)
         let chunks = (progress.last?.totalChunks ?? 0) / 2
         #expect(chunks >= 3 && progress.last?.chunksCountedAhead == chunks, "\(progress)")
+        // A rebuild of a paired log writes again only the opens whose pairing is wrong: a row
+        // written again has a new version (`xmin`, the transaction that wrote it).
+        func opens() throws -> [Int64: String] {
+            var versions: [Int64: String] = [:]
+            try connection.query("SELECT id, xmin::text FROM hits WHERE kind = 'app_open'", []) {
+                if case .integer(let id) = $0[0], case .text(let version) = $0[1] { versions[id] = version }
+            }
+            return versions
+        }
+        let unpaired = try #require(try connection.queryInteger("SELECT MIN(id) FROM hits WHERE kind = 'app_open' AND view_id IS NOT NULL"))
+        try connection.execute("UPDATE hits SET view_id = NULL WHERE id = $1", [.integer(unpaired)])
+        let before = try opens()
+        #expect(before.count == 40)
+        #expect(try RollupBuilder(connection: connection).rebuild() == 400)
+        let after = try opens()
+        #expect(after.keys.filter { after[$0] != before[$0] } == [unpaired])
+        #expect(try connection.queryInteger("SELECT COUNT(*) FROM hits WHERE kind = 'app_open' AND view_id IS NULL") == 0)
+        #expect(try table("credits_daily") == kept.3)
 
         let retaining = try LogWriter(configuration: LogWriterConfiguration(database: database, retentionDays: 10))
         #expect(retaining.status.retentionDeletedRows > 0)

@@ -93,11 +93,20 @@ public struct RollupBuilder {
     }
 
     /// Sets `view_id` of the app opens in the chunk (by the open's time) to the view they follow.
+    /// Only opens whose pairing differs are written: the writer pairs opens as they arrive, so in a
+    /// rebuild nearly every open is already right, and an `UPDATE` that sets the value a row holds
+    /// still writes the row again (PostgreSQL: a new version of the row and of its index entries,
+    /// later vacuumed). Both engines take `UPDATE … FROM` (SQLite since 3.33).
     private func pairOpens(_ chunk: RollupChunk) throws {
         var arguments = SQLArguments(dialect: connection.dialect)
         let clauses = ["kind = 'app_open'", OpenCrediting.pairable] + chunk.clauses(on: "ts_ms", into: &arguments)
         try connection.execute(
-            "UPDATE hits AS opened SET view_id = \(OpenCrediting.latestView(connection.dialect))\(SQLCondition.whereClause(clauses))", arguments.values)
+            """
+            UPDATE hits SET view_id = pairing.view_id
+            FROM (SELECT opened.id AS id, opened.view_id AS was, \(OpenCrediting.latestView(connection.dialect)) AS view_id
+                  FROM hits AS opened\(SQLCondition.whereClause(clauses))) AS pairing
+            WHERE hits.id = pairing.id AND NOT (\(connection.dialect.isNotDistinct("pairing.was", "pairing.view_id")))
+            """, arguments.values)
     }
 
     /// Deletes the chunk's credit rows and counts them again from the paired opens, by the view's
