@@ -8,6 +8,9 @@ import LinkLog
 public final class PostgreSQLConnection {
     private let handle: OpaquePointer
     private let settings: PostgreSQLConnectionSettings
+    /// The statements prepared on this connection (`prepared: true`), by their text: a statement the
+    /// writer runs for every batch is parsed and planned once per connection, not once per batch.
+    private var preparedNames: [String: String] = [:]
 
     /// Connects, waiting at most `connectTimeoutSeconds` for the server.
     public init(settings: PostgreSQLConnectionSettings, connectTimeoutSeconds: Int = 5) throws {
@@ -42,7 +45,13 @@ public final class PostgreSQLConnection {
 
     /// Runs one statement with text parameters and hands each result row to `row`.
     public func query(_ sql: String, _ arguments: [SQLValue], _ row: ([SQLValue]) throws -> Void) throws {
-        let result = try run(sql, arguments)
+        try query(sql, arguments, prepared: false, row)
+    }
+
+    /// `query`; with `prepared`, the statement is prepared on the connection the first time and run
+    /// as prepared after that (for a statement of fixed text run many times).
+    public func query(_ sql: String, _ arguments: [SQLValue], prepared: Bool, _ row: ([SQLValue]) throws -> Void) throws {
+        let result = try run(sql, arguments, prepared: prepared)
         defer { PQclear(result) }
         let columns = PQnfields(result)
         let types = (0..<columns).map { PQftype(result, $0) }
@@ -61,7 +70,13 @@ public final class PostgreSQLConnection {
     /// Runs one statement that returns no rows; returns how many rows it changed.
     @discardableResult
     public func execute(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int {
-        let result = try run(sql, arguments)
+        try execute(sql, arguments, prepared: false)
+    }
+
+    /// `execute`, the statement prepared on the connection when `prepared`.
+    @discardableResult
+    public func execute(_ sql: String, _ arguments: [SQLValue], prepared: Bool) throws -> Int {
+        let result = try run(sql, arguments, prepared: prepared)
         defer { PQclear(result) }
         return Int(String(cString: PQcmdTuples(result))) ?? 0
     }
@@ -134,6 +149,31 @@ public final class PostgreSQLConnection {
         }
     }
 
+    /// `values` as a PostgreSQL array literal in text form (`{1,NULL,"a \\"b\\""}`), for one array
+    /// parameter in place of a parameter per value: a statement of fixed text whatever the number of
+    /// rows, so it can be prepared once. Texts are always quoted, backslash and double quote escaped.
+    static func arrayLiteral(_ values: some Sequence<SQLValue>) -> String {
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        for value in values {
+            if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+            switch value {
+            case .null:
+                bytes += "NULL".utf8
+            case .integer(let number):
+                bytes += String(number).utf8
+            case .text(let text):
+                bytes.append(UInt8(ascii: "\""))
+                for byte in text.utf8 {
+                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+                    bytes.append(byte)
+                }
+                bytes.append(UInt8(ascii: "\""))
+            }
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Runs `body` in a transaction: committed if it returns, rolled back if it (or the commit) throws.
     public func transaction<Result>(_ body: () throws -> Result) throws -> Result {
         try execute("BEGIN")
@@ -148,11 +188,30 @@ public final class PostgreSQLConnection {
         }
     }
 
-    private func run(_ sql: String, _ arguments: [SQLValue]) throws -> OpaquePointer {
+    private func run(_ sql: String, _ arguments: [SQLValue], prepared: Bool) throws -> OpaquePointer {
         let texts: [String?] = arguments.map { $0.text }
+        let name = prepared ? try preparedName(sql, parameters: texts.count) : nil
         let result = Self.withOptionalCStrings(texts) { pointers in
-            PQexecParams(handle, sql, Int32(texts.count), nil, pointers, nil, nil, 0)
+            if let name {
+                PQexecPrepared(handle, name, Int32(texts.count), pointers, nil, nil, 0)
+            } else {
+                PQexecParams(handle, sql, Int32(texts.count), nil, pointers, nil, nil, 0)
+            }
         }
+        return try checked(result)
+    }
+
+    /// The name `sql` is prepared under on this connection, preparing it the first time.
+    private func preparedName(_ sql: String, parameters: Int) throws -> String {
+        if let name = preparedNames[sql] { return name }
+        let name = "linkhost_\(preparedNames.count + 1)"
+        PQclear(try checked(PQprepare(handle, name, sql, Int32(parameters), nil)))
+        preparedNames[sql] = name
+        return name
+    }
+
+    /// `result` if it says the statement ran, else the server's error (the result cleared).
+    private func checked(_ result: OpaquePointer?) throws -> OpaquePointer {
         guard let result else {
             throw PostgreSQLError(context: "querying \(settings.displayName)", message: settings.redacting(Self.trimmed(PQerrorMessage(handle))))
         }

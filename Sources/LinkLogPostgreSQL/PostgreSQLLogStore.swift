@@ -1,15 +1,11 @@
 import LinkLog
 
-/// The log writer's side of a PostgreSQL database: one connection, batches inserted as multi-row
-/// `INSERT`s and their counts added to the rollups with `INSERT … ON CONFLICT DO UPDATE`, all in one
-/// transaction. Several linkhost instances may write at once: each adds to the same rollup rows,
+/// The log writer's side of a PostgreSQL database: one connection, each batch inserted by one
+/// prepared `INSERT` of arrays and its counts added to the rollups by prepared
+/// `INSERT … ON CONFLICT DO UPDATE`s, all in one transaction. Several linkhost instances may write at once: each adds to the same rollup rows,
 /// and they take those rows' locks in one order (keys sorted), so two batches cannot deadlock.
 final class PostgreSQLLogStore: LogStore {
     private let connection: PostgreSQLConnection
-
-    /// Rows per `INSERT` (a parameter per column of `HitTable.recordColumns`, 21 today; PostgreSQL
-    /// takes at most 65,535 per statement).
-    static let rowsPerStatement = 1000
 
     init(settings: PostgreSQLConnectionSettings, displayName: String) throws {
         connection = try PostgreSQLConnection(settings: settings)
@@ -22,13 +18,8 @@ final class PostgreSQLLogStore: LogStore {
 
     func insert(_ records: [LogRecord], droppedRecords: Int, marker: LogBatchMarker?) throws {
         try connection.transaction {
-            var start = 0
             var paired = OpenCrediting.Inserted()
-            while start < records.count {
-                let chunk = records[start..<min(records.count, start + Self.rowsPerStatement)]
-                try insertHits(chunk, noting: &paired)
-                start += chunk.count
-            }
+            try insertHits(records[...], noting: &paired)
             for (set, grain, counts) in RollupTable.counts(of: records) { try addToRollup(set.table(grain), set.columns, counts) }
             for (grain, changes) in try OpenCrediting(connection: connection).update(for: paired) {
                 try addToRollup(CreditTable.table(grain), CreditTable.columns, changes)
@@ -62,50 +53,52 @@ final class PostgreSQLLogStore: LogStore {
     }
 
     /// Inserts `records`, noting in `paired` the ids of the rows that take part in pairing (read
-    /// back with `RETURNING`, which says nothing of order, so each row says what it is).
+    /// back with `RETURNING`, which says nothing of order, so each row says what it is; the other
+    /// rows are not sent back).
     private func insertHits(_ records: ArraySlice<LogRecord>, noting paired: inout OpenCrediting.Inserted) throws {
-        let columns = HitTable.recordColumnNames
-        var arguments: [SQLValue] = []
-        arguments.reserveCapacity(records.count * columns.count)
-        var tuples: [String] = []
-        for record in records {
-            let first = arguments.count
-            arguments += record.columnValues
-            tuples.append("(" + (1...columns.count).map { "$\(first + $0)" }.joined(separator: ", ") + ")")
-        }
-        try connection.query(
-            "INSERT INTO hits (\(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", ")) RETURNING id, \(OpenCrediting.Inserted.roleSQL)",
-            arguments
-        ) { row in
+        let rows = records.map(\.columnValues)
+        let arguments = HitTable.recordColumns.indices.map { column in SQLValue.text(PostgreSQLConnection.arrayLiteral(rows.lazy.map { $0[column] })) }
+        try connection.query(Self.insertHitsSQL, arguments, prepared: true) { row in
             guard let id = row[0].integer else { return }
             paired.note(role: row[1], token: row[2], id: id)
         }
     }
 
+    /// Every record column as one array parameter (`unnest` makes the rows): one statement text for
+    /// any number of rows, prepared once per connection. A multi-row `VALUES` with a parameter per
+    /// value was a new text for each batch size, parsed and planned by the server for every batch:
+    /// most of the server's processor time per row (bench/instructions with BENCH_INSTR_LOG=postgresql).
+    static let insertHitsSQL: String = {
+        let columns = HitTable.recordColumns
+        let arrays = columns.enumerated().map { index, column in "$\(index + 1)::\(arrayType(column.type))" }
+        return """
+            WITH inserted AS (
+              INSERT INTO hits (\(columns.map(\.name).joined(separator: ", ")))
+              SELECT * FROM unnest(\(arrays.joined(separator: ", ")))
+              RETURNING id, \(OpenCrediting.Inserted.roleSQL))
+            SELECT * FROM inserted AS returned (id, role, token) WHERE role IS NOT NULL
+            """
+    }()
+
+    /// The array type of a hits column's values.
+    private static func arrayType(_ type: HitTable.SQLType) -> String {
+        switch type {
+        case .rowID, .bigInteger: "bigint[]"
+        case .integer: "integer[]"
+        case .text: "text[]"
+        }
+    }
+
     /// Adds `counts` to the rollup `table` (negative counts too, for the credit rollup; a credit row
-    /// brought to zero is deleted, as a rebuild would not make it).
+    /// brought to zero is deleted, as a rebuild would not make it). The rows go in as one array per
+    /// column, in the order of their keys, so batches of several writers take the rows' locks in one
+    /// order and cannot deadlock.
     private func addToRollup(_ table: String, _ dimensions: [String], _ counts: [RollupKey: Int64]) throws {
-        let keyColumns = PostgreSQLLogSchema.keyColumns(dimensions)
+        guard !counts.isEmpty else { return }
         let rows = counts.map { key, count in [SQLValue.integer(key.bucketStart)] + key.values + [.integer(count)] }
             .sorted { $0.lexicographicallyPrecedes($1, by: Self.valuePrecedes) }
-        let width = dimensions.count + 2
-        var start = 0
-        while start < rows.count {
-            let chunk = rows[start..<min(rows.count, start + Self.rowsPerStatement)]
-            var arguments: [SQLValue] = []
-            var tuples: [String] = []
-            for row in chunk {
-                let first = arguments.count
-                arguments += row
-                tuples.append("(" + (1...width).map { "$\(first + $0)" }.joined(separator: ", ") + ")")
-            }
-            try connection.execute(
-                """
-                INSERT INTO \(table) (\(keyColumns), hits) VALUES \(tuples.joined(separator: ", "))
-                ON CONFLICT (\(keyColumns)) DO UPDATE SET hits = \(table).hits + EXCLUDED.hits
-                """, arguments)
-            start += chunk.count
-        }
+        let arguments = (0..<(dimensions.count + 2)).map { column in SQLValue.text(PostgreSQLConnection.arrayLiteral(rows.lazy.map { $0[column] })) }
+        try connection.execute(Self.addToRollupSQL(table, dimensions), arguments, prepared: true)
         if counts.values.contains(where: { $0 < 0 }) {
             try connection.execute(
                 "DELETE FROM \(table) WHERE hits <= 0 AND bucket_ms BETWEEN $1 AND $2",
@@ -113,6 +106,18 @@ final class PostgreSQLLogStore: LogStore {
                     .integer(counts.keys.map(\.bucketStart).min()!), .integer(counts.keys.map(\.bucketStart).max()!),
                 ])
         }
+    }
+
+    /// The upsert of `table`'s rows from one array per column (see `addToRollup`).
+    private static func addToRollupSQL(_ table: String, _ dimensions: [String]) -> String {
+        let keyColumns = PostgreSQLLogSchema.keyColumns(dimensions)
+        let arrays = (["bucket_ms"] + dimensions + ["hits"]).enumerated().map { index, column in
+            "$\(index + 1)::\(column == "status" ? "integer[]" : column == "bucket_ms" || column == "hits" ? "bigint[]" : "text[]")"
+        }
+        return """
+            INSERT INTO \(table) (\(keyColumns), hits) SELECT * FROM unnest(\(arrays.joined(separator: ", ")))
+            ON CONFLICT (\(keyColumns)) DO UPDATE SET hits = \(table).hits + EXCLUDED.hits
+            """
     }
 
     /// One fixed order of values (NULL first, then integers, then text by its bytes), for sorting keys.

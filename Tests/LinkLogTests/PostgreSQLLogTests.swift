@@ -306,6 +306,36 @@ struct PostgreSQLLogTests {
         #expect(try connection.queryInteger("SELECT COUNT(*) FROM copied") == Int64(rows.count))
     }
 
+    @Test("array parameters read back as given: NULL, the text NULL, quotes, backslashes, braces, commas and spaces; a prepared statement runs again")
+    func arrayParametersKeepEveryValue() throws {
+        let server = try TemporaryPostgreSQL()
+        let connection = try PostgreSQLConnection(settings: PostgreSQLConnectionSettings(url: server.url)!)
+        try connection.execute("CREATE TABLE arrayed (position BIGINT, value TEXT, number INTEGER)")
+        let texts = [
+            "plain", "NULL", "null", "", " spaced ", "\"quoted\"", "back\\slash", "end\\", "{braces}", "a,b", "tab\there", "line\nbreak",
+            "ünïcødé 🙂", "\\\"", "'single'",
+        ]
+        let rows =
+            texts.enumerated().map { [SQLValue.integer(Int64($0)), .text($1), .integer(Int64(Int32.min) + Int64($0))] } + [
+                [.integer(Int64(texts.count)), .null, .null]
+            ]
+        let insert = "INSERT INTO arrayed SELECT * FROM unnest($1::bigint[], $2::text[], $3::integer[])"
+        func arguments(_ rows: [[SQLValue]]) -> [SQLValue] {
+            (0..<3).map { column in .text(PostgreSQLConnection.arrayLiteral(rows.map { $0[column] })) }
+        }
+        #expect(try connection.execute(insert, arguments(rows), prepared: true) == rows.count)
+        var read: [[SQLValue]] = []
+        try connection.query("SELECT position, value, number FROM arrayed ORDER BY position", []) { read.append($0) }
+        #expect(read == rows)
+        // The prepared statement again, with one row and with none.
+        #expect(try connection.execute(insert, arguments([[.integer(100), .text("again"), .integer(1)]]), prepared: true) == 1)
+        #expect(try connection.execute(insert, arguments([]), prepared: true) == 0)
+        // A failing run throws and leaves the connection and the prepared statement usable.
+        #expect(throws: PostgreSQLError.self) { try connection.execute(insert, [.text("{x}"), .text("{a}"), .text("{1}")], prepared: true) }
+        #expect(try connection.execute(insert, arguments([[.integer(101), .text("after"), .integer(2)]]), prepared: true) == 1)
+        #expect(try connection.queryInteger("SELECT COUNT(*) FROM arrayed") == Int64(rows.count + 2))
+    }
+
     @Test("a reader never creates the log's tables")
     func readerNeedsTheTables() throws {
         let server = try TemporaryPostgreSQL()
