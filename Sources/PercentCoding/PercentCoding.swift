@@ -64,32 +64,30 @@ public enum PercentCoding {
 
     /// Encodes every byte of `text` that `set` does not keep as `%HH` (upper-case hex).
     public static func encode(_ text: String, _ set: EncodeSet = .component) -> String {
-        let utf8 = text.utf8
-        var escapes = 0
-        var index = utf8.startIndex
-        while index != utf8.endIndex {
-            if !keeps(set, utf8, at: index) { escapes += 1 }
-            index = utf8.index(after: index)
-        }
-        if escapes == 0 { return text }
-        return String(unsafeUninitializedCapacity: utf8.count + 2 * escapes) { output in
-            var written = 0
-            var index = utf8.startIndex
-            while index != utf8.endIndex {
-                let byte = utf8[index]
-                if keeps(set, utf8, at: index) {
-                    output[written] = byte
-                    written += 1
-                } else {
-                    output[written] = UInt8(ascii: "%")
-                    output[written + 1] = hexDigits[Int(byte >> 4)]
-                    output[written + 2] = hexDigits[Int(byte & 0x0F)]
-                    written += 3
+        var text = text
+        // Over the contiguous UTF-8 bytes with integer offsets: a page of a new link encodes each of
+        // its values, and walking `String.UTF8View` by its indices cost several times as much.
+        return text.withUTF8 { bytes in
+            var escapes = 0
+            for offset in bytes.indices where !keeps(set, bytes, at: offset) { escapes += 1 }
+            if escapes == 0 { return nil }
+            return String(unsafeUninitializedCapacity: bytes.count + 2 * escapes) { output in
+                var written = 0
+                for offset in bytes.indices {
+                    let byte = bytes[offset]
+                    if keeps(set, bytes, at: offset) {
+                        output[written] = byte
+                        written += 1
+                    } else {
+                        output[written] = UInt8(ascii: "%")
+                        output[written + 1] = hexDigit(byte >> 4)
+                        output[written + 2] = hexDigit(byte & 0x0F)
+                        written += 3
+                    }
                 }
-                index = utf8.index(after: index)
+                return written
             }
-            return written
-        }
+        } ?? text
     }
 
     /// RFC 3986 unreserved characters: letters, digits, `-`, `.`, `_`, `~`.
@@ -99,16 +97,13 @@ public enum PercentCoding {
             || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
     }
 
-    private static func keeps(_ set: EncodeSet, _ utf8: String.UTF8View, at index: String.UTF8View.Index) -> Bool {
-        let byte = utf8[index]
+    private static func keeps(_ set: EncodeSet, _ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
+        let byte = bytes[offset]
         if isUnreserved(byte) { return true }
         guard case .pathAndQuery = set else { return false }
         switch byte {
         case UInt8(ascii: "%"):
-            let first = utf8.index(after: index)
-            guard first != utf8.endIndex, hexValue(utf8[first]) != nil else { return false }
-            let second = utf8.index(after: first)
-            return second != utf8.endIndex && hexValue(utf8[second]) != nil
+            return offset + 2 < bytes.count && hexValue(bytes[offset + 1]) != nil && hexValue(bytes[offset + 2]) != nil
         case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
             UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"),
             UInt8(ascii: "/"), UInt8(ascii: "?"):
@@ -116,6 +111,11 @@ public enum PercentCoding {
         default:
             return false
         }
+    }
+
+    /// The upper-case hex digit of a value below 16.
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
     }
 
     /// The value of one hex digit, `nil` for anything else.
@@ -127,8 +127,6 @@ public enum PercentCoding {
         default: nil
         }
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 }
 
 /// The result of `PercentCoding.decode`: the text, and whether the input was broken.

@@ -39,25 +39,31 @@ enum ViewToken {
 
     /// `url` with `lh_view=token` added to its query (before a fragment, if it has one).
     static func adding(_ token: String, to url: String) -> String {
-        // By bytes: `?`, `&` and `#` are ASCII, and a page makes this string for every view.
-        let bytes = url.utf8
-        let hash = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
-        let base = bytes[..<hash]
-        let separator =
-            if !base.contains(UInt8(ascii: "?")) {
-                "?"
-            } else if let last = base.last, last == UInt8(ascii: "?") || last == UInt8(ascii: "&") {
-                ""
-            } else {
-                "&"
-            }
-        var result = String(Substring(base))
-        result.reserveCapacity(bytes.count + parameterName.utf8.count + token.utf8.count + 2)
+        // The bytes are searched with integer offsets (`?`, `&` and `#` are ASCII): a page makes this
+        // string for every view, several times, and searching `String.UTF8View` by its indices cost
+        // several times as much. The pieces are then copied from the string itself, already valid.
+        var url = url
+        let (hash, separator) = url.withUTF8 { bytes in
+            let hash = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+            let base = UnsafeBufferPointer(rebasing: bytes[..<hash])
+            let separator =
+                if !base.contains(UInt8(ascii: "?")) {
+                    "?"
+                } else if let last = base.last, last == UInt8(ascii: "?") || last == UInt8(ascii: "&") {
+                    ""
+                } else {
+                    "&"
+                }
+            return (hash, separator)
+        }
+        let split = url.utf8.index(url.utf8.startIndex, offsetBy: hash)
+        var result = String(Substring(url.utf8[..<split]))
+        result.reserveCapacity(url.utf8.count + parameterName.utf8.count + token.utf8.count + 2)
         result += separator
         result += parameterName
         result += "="
         result += token
-        result += Substring(bytes[hash...])
+        result += Substring(url.utf8[split...])
         return result
     }
 
