@@ -48,4 +48,9 @@ public struct SQLiteDialect: SQLDialect {
     public func isNotDistinct(_ left: String, _ right: String) -> String {
         "\(left) IS \(right)"
     }
+
+    /// `CROSS JOIN`: SQLite keeps the written order, the outer side first, and loops.
+    public func lookupJoin(_ outer: String, _ table: String, as alias: String, columns: [String], on condition: String) -> String {
+        "\(outer) CROSS JOIN \(table) AS \(alias) ON \(condition)"
+    }
 }

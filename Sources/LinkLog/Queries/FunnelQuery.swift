@@ -94,7 +94,7 @@ struct FunnelQuery {
             counts: Self.creditedCounts,
             fixedClauses: [],
             rollupTable: CreditTable.table)
-        count.hitsSource = CreditTable.pairedViews
+        count.hitsSource = CreditTable.pairedViews(dialect)
         count.hitsCounting = CreditTable.pairedViewsCounting
         return count.statement(pieces: pieces, filter: filter, dialect: dialect)
     }

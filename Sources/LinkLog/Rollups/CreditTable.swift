@@ -23,12 +23,14 @@ public enum CreditTable {
     /// under the name `hits` like the hit table, with the view's time as `ts_ms`. Read from the
     /// views' side, so the range's time condition picks the views through the time index and each
     /// view's opens are found through `hits_view`; joined from the opens' side, PostgreSQL walked
-    /// every paired open of the log (a merge join, half a second on 10 million rows).
-    static let pairedViews =
-        "(SELECT seen.ts_ms, "
-        + (RollupTable.dimensionColumns + unrolledColumns).map { $0 == "event" ? "opened.event AS event" : "seen.\($0)" }.joined(separator: ", ")
-        + ", 1 AS opens FROM hits AS seen JOIN hits AS opened ON opened.view_id = seen.id "
-        + "WHERE seen.kind = 'fallback' AND seen.status = 200) AS hits"
+    /// every paired open of the log (a merge join, half a second on 10 million rows), and even
+    /// from the views' side it merge-joined them with the whole index (`SQLDialect.lookupJoin`).
+    static func pairedViews(_ dialect: any SQLDialect) -> String {
+        let columns = (RollupTable.dimensionColumns + unrolledColumns).map { $0 == "event" ? "opened.event AS event" : "seen.\($0)" }
+        let views = dialect.lookupJoin("hits AS seen", "hits", as: "opened", columns: ["event"], on: "opened.view_id = seen.id")
+        return "(SELECT seen.ts_ms, \(columns.joined(separator: ", ")), 1 AS opens FROM \(views) "
+            + "WHERE seen.kind = 'fallback' AND seen.status = 200) AS hits"
+    }
 
     /// The columns a funnel may group by that the rollups do not keep (`StatsDimension.isRolledUp`).
     static let unrolledColumns = ["in_app", "referrer_host"]

@@ -6,4 +6,10 @@ public protocol SQLDialect: Sendable {
 
     /// A condition that is true when `left` and `right` are equal or both NULL.
     func isNotDistinct(_ left: String, _ right: String) -> String
+
+    /// `outer` joined to the rows of `table` (aliased `alias`, reading `columns`) that meet
+    /// `condition`, looked up once for each row of `outer` (a nested loop, each lookup through an
+    /// index on the condition): for joins whose outer side is a few rows picked by time and whose
+    /// inner side is found by an index over the whole log.
+    func lookupJoin(_ outer: String, _ table: String, as alias: String, columns: [String], on condition: String) -> String
 }
