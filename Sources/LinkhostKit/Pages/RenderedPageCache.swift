@@ -15,9 +15,39 @@ final class RenderedPageCache: Sendable {
         let host: String
         let language: String
         let target: String
-        var variant: PageVariant = .standard
+        let variant: PageVariant
         /// Whether the page is made for a person, whose view of a link carries a token.
-        var personal = false
+        let personal: Bool
+        /// The fields' hash, worked out once: a new link's key is looked up in both of the cache's
+        /// generations and then inserted, and hashing its target (a whole URL) each time was most of
+        /// what the cache cost a new link's page.
+        private let fieldsHash: Int
+
+        init(site: String, host: String, language: String, target: String, variant: PageVariant = .standard, personal: Bool = false) {
+            self.site = site
+            self.host = host
+            self.language = language
+            self.target = target
+            self.variant = variant
+            self.personal = personal
+            var hasher = Hasher()
+            hasher.combine(site)
+            hasher.combine(host)
+            hasher.combine(language)
+            hasher.combine(target)
+            hasher.combine(variant)
+            hasher.combine(personal)
+            fieldsHash = hasher.finalize()
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(fieldsHash)
+        }
+
+        static func == (left: Key, right: Key) -> Bool {
+            left.fieldsHash == right.fieldsHash && left.target == right.target && left.site == right.site && left.host == right.host
+                && left.language == right.language && left.variant == right.variant && left.personal == right.personal
+        }
     }
 
     /// A cached page: a response sent as it is, or a link's page that gets each view's token.
