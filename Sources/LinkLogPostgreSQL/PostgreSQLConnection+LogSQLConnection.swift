@@ -38,4 +38,14 @@ public struct PostgreSQLDialect: SQLDialect {
     public func lookupJoin(_ outer: String, _ table: String, as alias: String, columns: [String], on condition: String) -> String {
         "\(outer) CROSS JOIN LATERAL (SELECT \(columns.map { "\(alias).\($0)" }.joined(separator: ", ")) FROM \(table) AS \(alias) WHERE \(condition) OFFSET 0) AS \(alias)"
     }
+
+    /// `= ANY` of an array parameter.
+    public func isOneOf(_ column: String, _ type: SQLListType, _ placeholder: String) -> String {
+        "\(column) = ANY(CAST(\(placeholder) AS \(type == .integer ? "bigint[]" : "text[]")))"
+    }
+
+    /// The values as an array literal (`PostgreSQLConnection.arrayLiteral`).
+    public func listValue(_ values: [SQLValue]) -> SQLValue {
+        .text(PostgreSQLConnection.arrayLiteral(values))
+    }
 }

@@ -53,4 +53,40 @@ public struct SQLiteDialect: SQLDialect {
     public func lookupJoin(_ outer: String, _ table: String, as alias: String, columns: [String], on condition: String) -> String {
         "\(outer) CROSS JOIN \(table) AS \(alias) ON \(condition)"
     }
+
+    /// A JSON array read by `json_each`: SQLite looks each of its values up in the column's index.
+    public func isOneOf(_ column: String, _ type: SQLListType, _ placeholder: String) -> String {
+        "\(column) IN (SELECT value FROM json_each(\(placeholder)))"
+    }
+
+    /// The values as a JSON array: integers as numbers, texts as strings (`"` and `\\` escaped,
+    /// control characters as `\\u00XX`), NULL as null.
+    public func listValue(_ values: [SQLValue]) -> SQLValue {
+        var json: [UInt8] = [UInt8(ascii: "[")]
+        for value in values {
+            if json.count > 1 { json.append(UInt8(ascii: ",")) }
+            switch value {
+            case .null:
+                json += "null".utf8
+            case .integer(let number):
+                json += String(number).utf8
+            case .text(let text):
+                json.append(UInt8(ascii: "\""))
+                for byte in text.utf8 {
+                    switch byte {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                        json += [UInt8(ascii: "\\"), byte]
+                    case ..<0x20:
+                        let hex = Array("0123456789abcdef".utf8)
+                        json += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                    default:
+                        json.append(byte)
+                    }
+                }
+                json.append(UInt8(ascii: "\""))
+            }
+        }
+        json.append(UInt8(ascii: "]"))
+        return .text(String(decoding: json, as: UTF8.self))
+    }
 }

@@ -23,6 +23,28 @@ struct SQLiteLayerTests {
         #expect(try connection.queryInteger("SELECT e FROM t") == nil)
     }
 
+    @Test("a list bound as one parameter matches exactly its values: quotes, backslashes, control characters, NULL")
+    func listParameter() throws {
+        let folder = try TemporaryDirectory("sqlite")
+        let connection = try SQLiteConnection(path: folder.path + "/t.sqlite")
+        try connection.execute("CREATE TABLE t (a TEXT, b INTEGER)")
+        let texts = ["plain", "\"quoted\"", "back\\slash", "tab\tline\nend\u{1}", "ünïcødé 🙂", "", "[1]", "null"]
+        for (index, text) in texts.enumerated() {
+            try connection.execute("INSERT INTO t VALUES (?1, ?2)", [.text(text), .integer(Int64(index) - 3)])
+        }
+        try connection.execute("INSERT INTO t VALUES ('not asked for', 99)", [])
+        let dialect = connection.dialect
+        var read: [String] = []
+        try connection.query("SELECT a FROM t WHERE \(dialect.isOneOf("a", .text, "?1")) ORDER BY b", [dialect.listValue(texts.map(SQLValue.text) + [.null])]) {
+            if case .text(let text) = $0[0] { read.append(text) }
+        }
+        #expect(read == texts)
+        #expect(
+            try connection.queryInteger(
+                "SELECT COUNT(*) FROM t WHERE \(dialect.isOneOf("b", .integer, "?1"))", [dialect.listValue([.integer(-3), .integer(4), .integer(1000)])]) == 2)
+        #expect(try connection.queryInteger("SELECT COUNT(*) FROM t WHERE \(dialect.isOneOf("b", .integer, "?1"))", [dialect.listValue([])]) == 0)
+    }
+
     @Test("a failed statement reports SQLite's message and a typed reason")
     func errors() throws {
         let folder = try TemporaryDirectory("sqlite")

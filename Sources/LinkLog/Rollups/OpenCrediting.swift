@@ -115,7 +115,7 @@ package struct OpenCrediting {
         var arguments = SQLArguments(dialect: dialect)
         let sql = """
             SELECT id FROM hits
-            WHERE kind = 'app_open' AND view_token IN (\(tokens.map { arguments.add(.text($0)) }.joined(separator: ", ")))
+            WHERE kind = 'app_open' AND \(dialect.isOneOf("view_token", .text, arguments.add(dialect.listValue(tokens.map(SQLValue.text)))))
             """
         return (sql, arguments.values)
     }
@@ -130,7 +130,7 @@ package struct OpenCrediting {
               ON opened.secret = seen.secret AND opened.ts_ms BETWEEN seen.ts_ms AND seen.ts_ms + \(FunnelRow.pairingWindowMilliseconds)
              AND opened.kind = 'app_open' AND opened.secret IS NOT NULL
              AND \(dialect.isNotDistinct("opened.site", "seen.site")) AND \(dialect.isNotDistinct("opened.rule", "seen.rule"))
-            WHERE seen.id IN (\(ids.map { arguments.add(.integer($0)) }.joined(separator: ", ")))
+            WHERE \(dialect.isOneOf("seen.id", .integer, arguments.add(dialect.listValue(ids.map(SQLValue.integer)))))
             """
         return (sql, arguments.values)
     }

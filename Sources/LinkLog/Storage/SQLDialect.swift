@@ -12,4 +12,20 @@ public protocol SQLDialect: Sendable {
     /// index on the condition): for joins whose outer side is a few rows picked by time and whose
     /// inner side is found by an index over the whole log.
     func lookupJoin(_ outer: String, _ table: String, as alias: String, columns: [String], on condition: String) -> String
+
+    /// A condition that `column` (of `type`) is one of the values bound at `placeholder` as one
+    /// parameter (`listValue`): a statement whose text does not grow with the values. The writer
+    /// looks up each batch's ids and view tokens; an `IN` list of a parameter per value was parsed,
+    /// and its terms compared with one another, for every batch (a third of what a person's page
+    /// view cost the SQLite writer).
+    func isOneOf(_ column: String, _ type: SQLListType, _ placeholder: String) -> String
+
+    /// `values` as the one parameter `isOneOf` reads.
+    func listValue(_ values: [SQLValue]) -> SQLValue
+}
+
+/// The type of the values of `SQLDialect.isOneOf`.
+public enum SQLListType: Sendable {
+    case integer
+    case text
 }
