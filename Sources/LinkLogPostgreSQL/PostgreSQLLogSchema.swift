@@ -123,12 +123,17 @@ public enum PostgreSQLLogSchema {
     /// the index so statistics read the index alone.
     static func rollupTableStatements(table: String, columns dimensions: [String]) -> [String] {
         let columns = dimensions.map { column in
-            "\(column) \(column == "status" ? "INTEGER NOT NULL" : column == "host" || column == "kind" ? "TEXT NOT NULL" : "TEXT"), "
+            "\(column) \(rollupDimensionType(column))\(column == "status" || column == "host" || column == "kind" ? " NOT NULL" : ""), "
         }
         return [
             "CREATE TABLE \(table) (bucket_ms BIGINT NOT NULL, \(columns.joined())hits BIGINT NOT NULL)",
             "CREATE UNIQUE INDEX \(table)_key ON \(table) (\(keyColumns(dimensions))) INCLUDE (hits) NULLS NOT DISTINCT",
         ]
+    }
+
+    /// The type of a rollup table's dimension column: `status` is a number, the others text.
+    static func rollupDimensionType(_ column: String) -> String {
+        column == "status" ? "INTEGER" : "TEXT"
     }
 
     /// The columns of a rollup row's key, in the order of its unique index.

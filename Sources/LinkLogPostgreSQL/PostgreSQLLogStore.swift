@@ -111,9 +111,8 @@ final class PostgreSQLLogStore: LogStore {
     /// The upsert of `table`'s rows from one array per column (see `addToRollup`).
     private static func addToRollupSQL(_ table: String, _ dimensions: [String]) -> String {
         let keyColumns = PostgreSQLLogSchema.keyColumns(dimensions)
-        let arrays = (["bucket_ms"] + dimensions + ["hits"]).enumerated().map { index, column in
-            "$\(index + 1)::\(column == "status" ? "integer[]" : column == "bucket_ms" || column == "hits" ? "bigint[]" : "text[]")"
-        }
+        let types = ["BIGINT"] + dimensions.map(PostgreSQLLogSchema.rollupDimensionType) + ["BIGINT"]
+        let arrays = types.enumerated().map { index, type in "$\(index + 1)::\(type)[]" }
         return """
             INSERT INTO \(table) (\(keyColumns), hits) SELECT * FROM unnest(\(arrays.joined(separator: ", ")))
             ON CONFLICT (\(keyColumns)) DO UPDATE SET hits = \(table).hits + EXCLUDED.hits
