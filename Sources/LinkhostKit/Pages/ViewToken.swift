@@ -39,33 +39,49 @@ enum ViewToken {
 
     /// `url` with `lh_view=token` added to its query (before a fragment, if it has one).
     static func adding(_ token: String, to url: String) -> String {
-        // The bytes are searched with integer offsets (`?`, `&` and `#` are ASCII): a page makes this
-        // string for every view, several times, and searching `String.UTF8View` by its indices cost
-        // several times as much. The pieces are then copied from the string itself, already valid.
+        // Over the bytes with integer offsets (`?`, `&` and `#` are ASCII), and the result written
+        // in one piece: a page makes this string for every view, several times, and walking
+        // `String.UTF8View` by its indices, then appending piece by piece, cost several times as much.
         var url = url
-        let (hash, separator) = url.withUTF8 { bytes in
+        var token = token
+        var item = itemPrefix
+        return url.withUTF8 { bytes in
             let hash = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
             let base = UnsafeBufferPointer(rebasing: bytes[..<hash])
-            let separator =
+            let separator: UInt8? =
                 if !base.contains(UInt8(ascii: "?")) {
-                    "?"
+                    UInt8(ascii: "?")
                 } else if let last = base.last, last == UInt8(ascii: "?") || last == UInt8(ascii: "&") {
-                    ""
+                    nil
                 } else {
-                    "&"
+                    UInt8(ascii: "&")
                 }
-            return (hash, separator)
+            return token.withUTF8 { token in
+                item.withUTF8 { item in
+                    let count = bytes.count + (separator == nil ? 0 : 1) + item.count + token.count
+                    return String(unsafeUninitializedCapacity: count) { output in
+                        var written = 0
+                        func put(_ piece: UnsafeBufferPointer<UInt8>) {
+                            _ = UnsafeMutableBufferPointer(rebasing: output[written...]).initialize(fromContentsOf: piece)
+                            written += piece.count
+                        }
+                        put(base)
+                        if let separator {
+                            output[written] = separator
+                            written += 1
+                        }
+                        put(item)
+                        put(token)
+                        put(UnsafeBufferPointer(rebasing: bytes[hash...]))
+                        return written
+                    }
+                }
+            }
         }
-        let split = url.utf8.index(url.utf8.startIndex, offsetBy: hash)
-        var result = String(Substring(url.utf8[..<split]))
-        result.reserveCapacity(url.utf8.count + parameterName.utf8.count + token.utf8.count + 2)
-        result += separator
-        result += parameterName
-        result += "="
-        result += token
-        result += Substring(url.utf8[split...])
-        return result
     }
+
+    /// `lh_view=`, what `adding` puts before a token.
+    private static let itemPrefix = parameterName + "="
 
     /// A query split as sent without its `lh_view` items, and the raw query without them (its other
     /// pieces byte for byte as sent). A link copied from a page carries that page's view token,
