@@ -57,6 +57,8 @@ struct ViewTokenTests {
         #expect(ViewToken.adding("T", to: "awful://threads/1") == "awful://threads/1?lh_view=T")
         #expect(ViewToken.adding("T", to: "https://a.example/p?x=1#frag") == "https://a.example/p?x=1&lh_view=T#frag")
         #expect(ViewToken.adding("T", to: "https://a.example/p?") == "https://a.example/p?lh_view=T")
+        #expect(ViewToken.adding("T", to: "rowhni://ü?a=é&#frag#2") == "rowhni://ü?a=é&lh_view=T#frag#2")
+        #expect(ViewToken.adding("T", to: "") == "?lh_view=T")
         let raw = "code=A%2BB&lh_view=abc&utm_source=x+y&lh%5Fview=def&flag"
         let (items, rest) = ViewToken.removed(from: LinkRouter.queryItems(raw), rawQuery: raw)
         #expect(rest == "code=A%2BB&utm_source=x+y&flag")
