@@ -22,14 +22,17 @@ public enum PostgreSQLLogSchema {
     /// How PostgreSQL spells a hits column: the id is an identity column, and integers are `INTEGER`
     /// or `BIGINT` as their fields are.
     static func definition(_ column: HitTable.Column) -> String {
-        let type =
-            switch column.type {
-            case .rowID: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
-            case .integer: "INTEGER"
-            case .bigInteger: "BIGINT"
-            case .text: "TEXT"
-            }
-        return column.isRequired && column.type != .rowID ? type + " NOT NULL" : type
+        if column.type == .rowID { return typeName(.rowID) + " GENERATED ALWAYS AS IDENTITY PRIMARY KEY" }
+        return column.isRequired ? typeName(column.type) + " NOT NULL" : typeName(column.type)
+    }
+
+    /// PostgreSQL's type for a hits column's values (the writer's arrays are arrays of it).
+    static func typeName(_ type: HitTable.SQLType) -> String {
+        switch type {
+        case .rowID, .bigInteger: "BIGINT"
+        case .integer: "INTEGER"
+        case .text: "TEXT"
+        }
     }
 
     /// The `meta` key holding the schema version.

@@ -2,8 +2,9 @@ import LinkLog
 
 /// The log writer's side of a PostgreSQL database: one connection, each batch inserted by one
 /// prepared `INSERT` of arrays and its counts added to the rollups by prepared
-/// `INSERT … ON CONFLICT DO UPDATE`s, all in one transaction. Several linkhost instances may write at once: each adds to the same rollup rows,
-/// and they take those rows' locks in one order (keys sorted), so two batches cannot deadlock.
+/// `INSERT … ON CONFLICT DO UPDATE`s, all in one transaction. Several linkhost instances may write
+/// at once: each adds to the same rollup rows, and they take those rows' locks in one order (keys
+/// sorted), so two batches cannot deadlock.
 final class PostgreSQLLogStore: LogStore {
     private let connection: PostgreSQLConnection
 
@@ -70,7 +71,7 @@ final class PostgreSQLLogStore: LogStore {
     /// most of the server's processor time per row (bench/instructions with BENCH_INSTR_LOG=postgresql).
     static let insertHitsSQL: String = {
         let columns = HitTable.recordColumns
-        let arrays = columns.enumerated().map { index, column in "$\(index + 1)::\(arrayType(column.type))" }
+        let arrays = columns.enumerated().map { index, column in "$\(index + 1)::\(PostgreSQLLogSchema.typeName(column.type))[]" }
         return """
             WITH inserted AS (
               INSERT INTO hits (\(columns.map(\.name).joined(separator: ", ")))
@@ -79,15 +80,6 @@ final class PostgreSQLLogStore: LogStore {
             SELECT * FROM inserted AS returned (id, role, token) WHERE role IS NOT NULL
             """
     }()
-
-    /// The array type of a hits column's values.
-    private static func arrayType(_ type: HitTable.SQLType) -> String {
-        switch type {
-        case .rowID, .bigInteger: "bigint[]"
-        case .integer: "integer[]"
-        case .text: "text[]"
-        }
-    }
 
     /// Adds `counts` to the rollup `table` (negative counts too, for the credit rollup; a credit row
     /// brought to zero is deleted, as a rebuild would not make it). The rows go in as one array per
