@@ -1,3 +1,4 @@
+import Glibc
 import PercentCoding
 
 /// A request as the server received it, ready for a responder.
@@ -114,10 +115,14 @@ public struct HTTPRequest: Sendable {
         return name.lowercased()
     }
 
-    /// Whether `text` holds the byte `byte`: over its contiguous UTF-8 storage (what a native string
-    /// has), which a generic walk of the UTF-8 view costs thirty times more for (per request, twice).
+    /// Whether `text` holds the byte `byte`: `memchr` over its contiguous UTF-8 storage (what a
+    /// native string has). A generic walk of the UTF-8 view cost thirty times more, and a loop over
+    /// the buffer still six instructions a byte (per request, twice).
     private static func contains(_ byte: UInt8, in text: String) -> Bool {
-        text.utf8.withContiguousStorageIfAvailable { $0.contains(byte) } ?? text.utf8.contains(byte)
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, Int32(byte), bytes.count) != nil
+        } ?? text.utf8.contains(byte)
     }
 
     /// The path-and-query part of an absolute-form target (`http://host/p?q` gives `/p?q`).

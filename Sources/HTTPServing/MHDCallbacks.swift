@@ -94,7 +94,7 @@ enum MHDCallbacks {
                 version: version.map { String(cString: $0) } ?? "HTTP/1.1", hostFields: head.hostFields, hiddenBytesInFields: head.hiddenBytes,
                 requestLineIntact: requestLineIsIntact(method: method, target: exchange.targetSpan, version: version))
             let declaredLength = head.headers["Content-Length"].flatMap { Int($0) }
-            switch exchange.headArrived(at: .now, declaredLength: declaredLength, limit: limit, fault: fault) {
+            switch exchange.headArrived(at: ExchangeState.monotonicNow(), declaredLength: declaredLength, limit: limit, fault: fault) {
             case .refuseMalformed(let fault):
                 return respond(server, connection, exchange, method: method, version: version, refusal: .malformed(fault))
             case .refuseTooLarge:
@@ -141,7 +141,7 @@ enum MHDCallbacks {
         } else {
             server.counters.cutShort.add(1, ordering: .relaxed)
         }
-        if let ended = exchange.ended(outcome, at: .now), let completion = exchange.completion {
+        if let ended = exchange.ended(outcome, at: ExchangeState.monotonicNow()), let completion = exchange.completion {
             completion(ended)
         }
         // Decrement last, so a graceful stop that sees zero knows every observer call has returned.
