@@ -71,28 +71,27 @@ public struct AppURLTemplate: Sendable, Equatable, CustomStringConvertible {
     public func expand(_ values: [String: String], extraQuery: [(name: String, value: String)] = []) -> String? {
         for name in requiredPlaceholders where (values[name] ?? "").isEmpty { return nil }
         // Every value percent-encoded as it is placed; items joined by `&` after one `?`.
-        var url = ""
-        url.reserveCapacity(text.utf8.count + 32)
+        var url = TextBuilder(capacity: text.utf8.count + 32)
         basePieces.fill(values, percentEncoded: true, into: &url)
-        var separator = "?"
+        var separator = UInt8(ascii: "?")
         for (pieces, names) in zip(itemPieces, itemPlaceholders) {
             if names.contains(where: { (values[$0] ?? "").isEmpty }) { continue }
-            url += separator
-            separator = "&"
+            url.append(ascii: separator)
+            separator = UInt8(ascii: "&")
             pieces.name.fill(values, percentEncoded: true, into: &url)
             if let value = pieces.value {
-                url += "="
+                url.append(ascii: UInt8(ascii: "="))
                 value.fill(values, percentEncoded: true, into: &url)
             }
         }
         for item in extraQuery where !queryItems.contains(where: { $0.name == item.name }) {
-            url += separator
-            separator = "&"
-            url += PercentCoding.encode(item.name)
-            url += "="
-            url += PercentCoding.encode(item.value)
+            url.append(ascii: separator)
+            separator = UInt8(ascii: "&")
+            url.append(percentEncoding: item.name)
+            url.append(ascii: UInt8(ascii: "="))
+            url.append(percentEncoding: item.value)
         }
-        return url
+        return url.text
     }
 
     public var description: String { text }

@@ -21,40 +21,43 @@ extension LinkRule {
     /// `path?query` for decoded `values` (fixed parameters are filled in), followed by `extraQuery`
     /// items (UTM parameters). Values are checked against their types.
     public func link(values: [String: String], extraQuery: [(name: String, value: String)] = []) throws -> String {
+        var built = TextBuilder()
+        try link(values: values, extraQuery: extraQuery, into: &built)
+        return built.text
+    }
+
+    /// Appends `path?query` for decoded `values` (see `link(values:extraQuery:)`): a page's canonical
+    /// URL is its origin and this, made for every new link.
+    public func link(values: [String: String], extraQuery: [(name: String, value: String)] = [], into link: inout TextBuilder) throws {
         for name in values.keys where parameter(name) == nil { throw LinkBuildError.unknown(name) }
-        // Items joined by `&` as they are made: this runs for every page of a new link.
-        var query = ""
+        for parameter in parameters {
+            guard case .typed(let type, _) = parameter.constraint else { continue }
+            guard let value = values[parameter.name], !value.isEmpty else {
+                if parameter.isRequired { throw LinkBuildError.missing(parameter.name) }
+                continue
+            }
+            guard type.accepts(value) else { throw LinkBuildError.malformed(parameter.name, type) }
+        }
+        guard path.expand(values, into: &link) else {
+            throw LinkBuildError.missing(path.placeholderNames.first { (values[$0] ?? "").isEmpty } ?? "?")
+        }
+        // Items joined by `&` as they are placed, after the path.
+        var separator = UInt8(ascii: "?")
         func add(_ name: String, _ value: String) {
-            if !query.isEmpty { query += "&" }
-            query += PercentCoding.encode(name)
-            query += "="
-            query += PercentCoding.encode(value)
+            link.append(ascii: separator)
+            separator = UInt8(ascii: "&")
+            link.append(percentEncoding: name)
+            link.append(ascii: UInt8(ascii: "="))
+            link.append(percentEncoding: value)
         }
         for parameter in parameters {
-            let value = values[parameter.name]
             switch parameter.constraint {
-            case .fixed(let fixed):
-                add(parameter.name, fixed)
-                continue
-            case .absent:
-                continue
-            case .typed(let type, _):
-                guard let value, !value.isEmpty else {
-                    if parameter.isRequired { throw LinkBuildError.missing(parameter.name) }
-                    continue
-                }
-                guard type.accepts(value) else { throw LinkBuildError.malformed(parameter.name, type) }
-                if parameter.location == .query { add(parameter.name, value) }
+            case .fixed(let fixed): add(parameter.name, fixed)
+            case .absent: continue
+            case .typed:
+                if parameter.location == .query, let value = values[parameter.name], !value.isEmpty { add(parameter.name, value) }
             }
         }
         for item in extraQuery { add(item.name, item.value) }
-        guard var link = path.expand(values) else {
-            throw LinkBuildError.missing(path.placeholderNames.first { (values[$0] ?? "").isEmpty } ?? "?")
-        }
-        if !query.isEmpty {
-            link += "?"
-            link += query
-        }
-        return link
     }
 }

@@ -126,16 +126,28 @@ public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
 
     /// Builds a path from decoded values (percent-encoding each); `nil` if one is missing.
     public func expand(_ values: [String: String]) -> String? {
-        var path = ""
+        var path = TextBuilder()
+        guard expand(values, into: &path) else { return nil }
+        return path.text
+    }
+
+    /// Appends the path built from decoded `values` (see `expand(_:)`); false, having appended part
+    /// of it, if a value is missing.
+    public func expand(_ values: [String: String], into path: inout TextBuilder) -> Bool {
+        var empty = true
         for piece in pieces {
             switch piece {
-            case .literal(let bytes): path += String(decoding: bytes, as: UTF8.self)
+            case .literal(let bytes):
+                path.append(utf8: bytes)
+                empty = empty && bytes.isEmpty
             case .placeholder(let name):
-                guard let value = values[name], !value.isEmpty else { return nil }
-                path += PercentCoding.encode(value)
+                guard let value = values[name], !value.isEmpty else { return false }
+                path.append(percentEncoding: value)
+                empty = false
             }
         }
-        return path.isEmpty ? "/" : path
+        if empty { path.append(ascii: UInt8(ascii: "/")) }
+        return true
     }
 
     public var description: String { text }

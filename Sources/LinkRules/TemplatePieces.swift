@@ -33,17 +33,17 @@ public struct TemplatePieces: Sendable {
 
     /// Appends the text with each placeholder replaced by `values[name]` (percent-encoded for a URL
     /// when `percentEncoded`); a name without a value stays as written.
-    public func fill(_ values: [String: String], percentEncoded: Bool = false, into result: inout String) {
+    public func fill(_ values: [String: String], percentEncoded: Bool = false, into result: inout TextBuilder) {
         for piece in pieces {
             switch piece {
-            case .literal(let text): result += text
+            case .literal(let text): result.append(text)
             case .placeholder(let name):
                 if let value = values[name] {
-                    result += percentEncoded ? PercentCoding.encode(value) : value
+                    if percentEncoded { result.append(percentEncoding: value) } else { result.append(value) }
                 } else {
-                    result += "{"
-                    result += name
-                    result += "}"
+                    result.append(ascii: UInt8(ascii: "{"))
+                    result.append(name)
+                    result.append(ascii: UInt8(ascii: "}"))
                 }
             }
         }
@@ -51,9 +51,8 @@ public struct TemplatePieces: Sendable {
 
     /// The text filled with `values` (see `fill(_:percentEncoded:into:)`).
     public func filled(_ values: [String: String], percentEncoded: Bool = false) -> String {
-        var result = ""
-        result.reserveCapacity(literalCount + 16 * pieces.count)
+        var result = TextBuilder(capacity: literalCount + 16 * pieces.count)
         fill(values, percentEncoded: percentEncoded, into: &result)
-        return result
+        return result.text
     }
 }

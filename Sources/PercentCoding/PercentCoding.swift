@@ -68,26 +68,39 @@ public enum PercentCoding {
         // Over the contiguous UTF-8 bytes with integer offsets: a page of a new link encodes each of
         // its values, and walking `String.UTF8View` by its indices cost several times as much.
         return text.withUTF8 { bytes in
-            var escapes = 0
-            for offset in bytes.indices where !keeps(set, bytes, at: offset) { escapes += 1 }
+            let escapes = escapeCount(bytes, set)
             if escapes == 0 { return nil }
             return String(unsafeUninitializedCapacity: bytes.count + 2 * escapes) { output in
-                var written = 0
-                for offset in bytes.indices {
-                    let byte = bytes[offset]
-                    if keeps(set, bytes, at: offset) {
-                        output[written] = byte
-                        written += 1
-                    } else {
-                        output[written] = UInt8(ascii: "%")
-                        output[written + 1] = hexDigit(byte >> 4)
-                        output[written + 2] = hexDigit(byte & 0x0F)
-                        written += 3
-                    }
-                }
-                return written
+                writeEncoded(bytes, set, to: output)
             }
         } ?? text
+    }
+
+    /// How many bytes of `bytes` `set` does not keep (each becomes three).
+    static func escapeCount(_ bytes: UnsafeBufferPointer<UInt8>, _ set: EncodeSet) -> Int {
+        var escapes = 0
+        for offset in bytes.indices where !keeps(set, bytes, at: offset) { escapes += 1 }
+        return escapes
+    }
+
+    /// Writes `bytes` encoded into `output` (room for `escapeCount` more bytes times two); returns
+    /// how many bytes it wrote.
+    @discardableResult
+    static func writeEncoded(_ bytes: UnsafeBufferPointer<UInt8>, _ set: EncodeSet, to output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var written = 0
+        for offset in bytes.indices {
+            let byte = bytes[offset]
+            if keeps(set, bytes, at: offset) {
+                output[written] = byte
+                written += 1
+            } else {
+                output[written] = UInt8(ascii: "%")
+                output[written + 1] = hexDigit(byte >> 4)
+                output[written + 2] = hexDigit(byte & 0x0F)
+                written += 3
+            }
+        }
+        return written
     }
 
     /// RFC 3986 unreserved characters: letters, digits, `-`, `.`, `_`, `~`.

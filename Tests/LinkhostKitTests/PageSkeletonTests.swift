@@ -139,4 +139,35 @@ struct PageSkeletonTests {
         }
         #expect(pages.skeletonCount == 1)
     }
+
+    /// The escaping scans eight bytes at a time: every character that needs escaping, at every
+    /// offset around those words (and beside multi-byte characters), comes out as a plain
+    /// byte-by-byte reading writes it.
+    @Test func escapingFindsEveryCharacterAtEveryOffset() {
+        func plain(_ text: String) -> String {
+            var out = ""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "&": out += "&amp;"
+                case "<": out += "&lt;"
+                case ">": out += "&gt;"
+                case "\"": out += "&quot;"
+                case "'": out += "&#39;"
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out
+        }
+        for special in ["&", "<", ">", "\"", "'", "é", "=", ";", "?"] {
+            for length in 0...20 {
+                for offset in 0...length {
+                    var text = String(repeating: "a", count: length)
+                    text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: offset))
+                    #expect(HTMLEscaping.escape(text) == plain(text), "\(special) at \(offset) of \(length)")
+                }
+            }
+        }
+        let mixed = "https://example.com/a?b=1&c='2'<x>\"日本\"&amp;" + String(repeating: "z", count: 17) + "&"
+        #expect(HTMLEscaping.escape(mixed) == plain(mixed))
+    }
 }

@@ -15,6 +15,9 @@ struct PageSkeleton: Sendable {
     struct Hole: Sendable {
         let slot: PageSlot
         let escaped: Bool
+        /// An earlier hole with the same slot, escaped as this one is (a page's canonical URL and
+        /// heading appear in its head and its body): its bytes are copied, not escaped again.
+        var earlierTwin: Int?
     }
 
     /// `pieces[0]`, then for each hole its value and the next piece.
@@ -22,9 +25,6 @@ struct PageSkeleton: Sendable {
     private let holes: [Hole]
     /// The fixed bytes in all, for reserving the body's size.
     private let fixedCount: Int
-    /// The slots escaped in more than one hole (a page's canonical URL and heading appear in its
-    /// head and its body): their values are escaped once per fill.
-    private let repeatedEscaped: PageSlots
 
     /// The marker of `slot` in the page's values before rendering.
     static func marker(_ slot: PageSlot) -> String { "\u{E000}\(nonce)-\(slot.rawValue)<\u{E001}" }
@@ -60,7 +60,8 @@ struct PageSkeleton: Sendable {
                 continue
             }
             pieces.append(Array(bytes[pieceStart..<index]))
-            holes.append(Hole(slot: slot, escaped: escaped))
+            let twin = holes.firstIndex { $0.slot == slot && $0.escaped == escaped }
+            holes.append(Hole(slot: slot, escaped: escaped, earlierTwin: twin))
             index = cursor + end.count
             pieceStart = index
         }
@@ -68,13 +69,6 @@ struct PageSkeleton: Sendable {
         self.pieces = pieces
         self.holes = holes
         fixedCount = pieces.reduce(0) { $0 + $1.count }
-        var seen = PageSlots()
-        var repeated = PageSlots()
-        for hole in holes where hole.escaped {
-            let slot = PageSlots(hole.slot)
-            if seen.contains(slot) { repeated.insert(slot) } else { seen.insert(slot) }
-        }
-        repeatedEscaped = repeated
     }
 
     /// The page with `values` in its holes (a missing value leaves its hole empty).
@@ -86,40 +80,75 @@ struct PageSkeleton: Sendable {
     /// The page with `values` in its holes, and where `marker` stands in it: each value is searched
     /// as it is placed (a few hundred bytes), never the whole page.
     func fill(_ values: PageValues, marking marker: [UInt8]?, at offsets: inout [Int]) -> [UInt8] {
-        var body: [UInt8] = []
-        body.reserveCapacity(fixedCount + 512)
-        body.append(contentsOf: pieces[0])
-        var escapedOnce = [[UInt8]?](repeating: nil, count: repeatedEscaped.isEmpty ? 0 : PageSlot.allCases.count)
-        for (index, hole) in holes.enumerated() {
-            if let value = values[hole.slot] {
-                let start = body.count
-                defer { if let marker { Self.find(marker, in: body, from: start, into: &offsets) } }
-                if !hole.escaped {
-                    body.append(contentsOf: value.utf8)
-                } else if repeatedEscaped.contains(PageSlots(hole.slot)) {
-                    let escaped = escapedOnce[hole.slot.rawValue] ?? HTMLEscaping.bytes(value)
-                    escapedOnce[hole.slot.rawValue] = escaped
-                    body.append(contentsOf: escaped)
+        // Two passes over the values: their sizes as placed, then the bytes written straight into
+        // a body of exactly that size (appending piece by piece checked capacity and uniqueness
+        // for every piece, and a body that grows copies all it holds). A repeated value (a page's
+        // canonical URL and heading appear in its head and its body) is sized and escaped once and
+        // copied from its first place.
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: holes.count) { placed in
+            var total = fixedCount
+            for index in holes.indices {
+                let hole = holes[index]
+                let size: Int
+                if let twin = hole.earlierTwin {
+                    size = placed[twin].count
+                } else if let value = values[hole.slot] {
+                    size = hole.escaped ? HTMLEscaping.escapedCount(value) : value.utf8.count
                 } else {
-                    HTMLEscaping.append(value, to: &body)
+                    size = 0
                 }
+                placed.initializeElement(at: index, to: 0..<size)
+                total += size
             }
-            body.append(contentsOf: pieces[index + 1])
+            let body = [UInt8](unsafeUninitializedCapacity: total) { output, count in
+                guard let base = output.baseAddress else { return }
+                var written = 0
+                func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                    guard let source = bytes.baseAddress else { return }
+                    (base + written).initialize(from: source, count: bytes.count)
+                    written += bytes.count
+                }
+                pieces[0].withUnsafeBufferPointer(put)
+                for index in holes.indices {
+                    let hole = holes[index]
+                    let size = placed[index].count
+                    if size > 0 {
+                        if let twin = hole.earlierTwin {
+                            (base + written).initialize(from: base + placed[twin].lowerBound, count: size)
+                        } else if var value = values[hole.slot] {
+                            value.withUTF8 { bytes in
+                                if hole.escaped {
+                                    HTMLEscaping.write(bytes, to: base + written)
+                                } else {
+                                    (base + written).initialize(from: bytes.baseAddress!, count: size)
+                                }
+                            }
+                        }
+                    }
+                    placed[index] = written..<(written + size)
+                    written += size
+                    pieces[index + 1].withUnsafeBufferPointer(put)
+                }
+                count = written
+            }
+            if let marker {
+                for range in placed where !range.isEmpty { Self.find(marker, in: body, from: range.lowerBound, to: range.upperBound, into: &offsets) }
+            }
+            return body
         }
-        return body
     }
 
-    /// Appends to `offsets` where `marker` starts in `body` at or after `start`. The candidates are
-    /// found with `memchr` (many bytes a step), then compared: a loop testing each byte cost a new
-    /// link's page about 3,000 instructions.
-    private static func find(_ marker: [UInt8], in body: [UInt8], from start: Int, into offsets: inout [Int]) {
-        guard let first = marker.first, body.count - start >= marker.count else { return }
+    /// Appends to `offsets` where `marker` starts in `body[start..<end]` (one value as placed). The
+    /// candidates are found with `memchr` (many bytes a step), then compared: a loop testing each
+    /// byte cost a new link's page about 3,000 instructions.
+    private static func find(_ marker: [UInt8], in body: [UInt8], from start: Int, to end: Int, into offsets: inout [Int]) {
+        guard let first = marker.first, end - start >= marker.count else { return }
         body.withUnsafeBufferPointer { bytes in
             marker.withUnsafeBufferPointer { needle in
                 guard let base = bytes.baseAddress else { return }
                 var index = start
-                while bytes.count - index >= needle.count,
-                    let found = memchr(base + index, Int32(first), bytes.count - index - needle.count + 1)
+                while end - index >= needle.count,
+                    let found = memchr(base + index, Int32(first), end - index - needle.count + 1)
                 {
                     let offset = UnsafeRawPointer(found) - UnsafeRawPointer(base)
                     if memcmp(base + offset, needle.baseAddress!, needle.count) == 0 {
@@ -152,26 +181,59 @@ struct PageSlots: OptionSet, Hashable, Sendable {
     init(_ slot: PageSlot) { rawValue = 1 << slot.rawValue }
 }
 
-/// A page's varying values by slot; `nil` where the page has none.
+/// A page's varying values by slot; `nil` where the page has none. One stored property a slot, not
+/// an array: an array of optional strings is destroyed element by element through the runtime's
+/// value witnesses (about 120 instructions each), and a page made several a request.
 struct PageValues: Sendable {
-    private var values = [String?](repeating: nil, count: PageSlot.allCases.count)
+    private var heading, documentTitle, summary, canonicalURL, openURL, banner: String?
+    private var copyCode, copyValue, webURL, qrSVG, qrLink, storeURL: String?
 
     subscript(slot: PageSlot) -> String? {
-        get { values[slot.rawValue] }
-        set { values[slot.rawValue] = newValue }
+        get {
+            switch slot {
+            case .heading: heading
+            case .documentTitle: documentTitle
+            case .summary: summary
+            case .canonicalURL: canonicalURL
+            case .openURL: openURL
+            case .banner: banner
+            case .copyCode: copyCode
+            case .copyValue: copyValue
+            case .webURL: webURL
+            case .qrSVG: qrSVG
+            case .qrLink: qrLink
+            case .storeURL: storeURL
+            }
+        }
+        set {
+            switch slot {
+            case .heading: heading = newValue
+            case .documentTitle: documentTitle = newValue
+            case .summary: summary = newValue
+            case .canonicalURL: canonicalURL = newValue
+            case .openURL: openURL = newValue
+            case .banner: banner = newValue
+            case .copyCode: copyCode = newValue
+            case .copyValue: copyValue = newValue
+            case .webURL: webURL = newValue
+            case .qrSVG: qrSVG = newValue
+            case .qrLink: qrLink = newValue
+            case .storeURL: storeURL = newValue
+            }
+        }
     }
 
     /// The values every slot's marker stands in for (`PageSkeleton.marker`), for rendering a skeleton.
     static func markers(for slots: PageSlots) -> PageValues {
         var values = PageValues()
-        for slot in PageSlot.allCases where slots.contains(PageSlots(rawValue: 1 << slot.rawValue)) { values[slot] = PageSkeleton.marker(slot) }
+        for slot in PageSlot.allCases where slots.contains(PageSlots(slot)) { values[slot] = PageSkeleton.marker(slot) }
         return values
     }
 
     /// The slots that hold a value.
     var present: PageSlots {
         var slots = PageSlots()
-        for (index, value) in values.enumerated() where value != nil { slots.insert(PageSlots(rawValue: 1 << index)) }
+        for slot in PageSlot.allCases where self[slot] != nil { slots.insert(PageSlots(slot)) }
         return slots
     }
 }
@@ -181,35 +243,82 @@ struct PageValues: Sendable {
 /// where the template engine goes by grapheme cluster and so leaves a quote that a combining mark
 /// follows (`"\u{301}`) unescaped, which would end an attribute early.
 enum HTMLEscaping {
-    static func append(_ text: String, to body: inout [UInt8]) {
+    /// The size of `text` escaped. Most values have nothing to escape: they are scanned eight bytes
+    /// at a time (`mayNeedEscaping`), which cost a new link's page thousands of instructions fewer
+    /// than a test of every byte.
+    static func escapedCount(_ text: String) -> Int {
         var text = text
-        // Over the contiguous UTF-8 bytes: runs without anything to escape (most values are one)
-        // are copied whole.
-        text.withUTF8 { bytes in
-            var runStart = 0
-            for index in bytes.indices {
-                let reference: StaticString
-                switch bytes[index] {
-                case UInt8(ascii: "&"): reference = "&amp;"
-                case UInt8(ascii: "<"): reference = "&lt;"
-                case UInt8(ascii: ">"): reference = "&gt;"
-                case UInt8(ascii: "\""): reference = "&quot;"
-                case UInt8(ascii: "'"): reference = "&#39;"
-                default: continue
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return 0 }
+            var count = bytes.count
+            var index = 0
+            while index < bytes.count {
+                if bytes.count - index >= 8, !mayNeedEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                    index += 8
+                    continue
                 }
-                body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                body.append(contentsOf: UnsafeBufferPointer(start: reference.utf8Start, count: reference.utf8CodeUnitCount))
-                runStart = index + 1
+                if let reference = reference(for: bytes[index]) { count += reference.utf8CodeUnitCount - 1 }
+                index += 1
             }
-            body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            return count
         }
+    }
+
+    /// Writes `bytes` escaped at `output`, which has room for `escapedCount` of them.
+    static func write(_ bytes: UnsafeBufferPointer<UInt8>, to output: UnsafeMutablePointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        var written = 0
+        var index = 0
+        while index < bytes.count {
+            // A run with nothing to escape, eight bytes at a time, then copied whole.
+            var end = index
+            while bytes.count - end >= 8, !mayNeedEscaping(UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)) { end += 8 }
+            while end < bytes.count, reference(for: bytes[end]) == nil { end += 1 }
+            (output + written).initialize(from: base + index, count: end - index)
+            written += end - index
+            guard end < bytes.count, let reference = reference(for: bytes[end]) else { return }
+            (output + written).initialize(from: reference.utf8Start, count: reference.utf8CodeUnitCount)
+            written += reference.utf8CodeUnitCount
+            index = end + 1
+        }
+    }
+
+    /// The character reference `byte` is written as, if it is one to escape.
+    @inline(__always)
+    private static func reference(for byte: UInt8) -> StaticString? {
+        switch byte {
+        case UInt8(ascii: "&"): "&amp;"
+        case UInt8(ascii: "<"): "&lt;"
+        case UInt8(ascii: ">"): "&gt;"
+        case UInt8(ascii: "\""): "&quot;"
+        case UInt8(ascii: "'"): "&#39;"
+        default: nil
+        }
+    }
+
+    /// Whether one of the eight bytes of `word` is `&`, `<`, `>`, `"` or `'`: each byte compared with
+    /// each of the five at once (a byte of `word ^ c` is zero where it equals `c`; `(x - 0x01…) & ~x
+    /// & 0x80…` is non-zero exactly when `x` has a zero byte).
+    @inline(__always)
+    static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        @inline(__always) func zeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & (ones &* 0x80) }
+        let found =
+            zeroByte(word ^ (ones &* 0x26)) | zeroByte(word ^ (ones &* 0x3C)) | zeroByte(word ^ (ones &* 0x3E))
+            | zeroByte(word ^ (ones &* 0x22)) | zeroByte(word ^ (ones &* 0x27))
+        return found != 0
     }
 
     /// `text` escaped, as bytes.
     static func bytes(_ text: String) -> [UInt8] {
-        var body: [UInt8] = []
-        append(text, to: &body)
-        return body
+        var text = text
+        let count = escapedCount(text)
+        return text.withUTF8 { bytes in
+            [UInt8](unsafeUninitializedCapacity: count) { output, written in
+                if let base = output.baseAddress { write(bytes, to: base) }
+                written = count
+            }
+        }
     }
 
     /// `text` escaped, as a string.

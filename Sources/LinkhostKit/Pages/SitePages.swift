@@ -254,12 +254,12 @@ final class SitePages: Sendable {
             }
         }
         if let appStoreID = site.app.appStoreID {
-            var banner = "app-id="
-            banner.reserveCapacity(32 + appStoreID.utf8.count + link.utf8.count)
-            banner += appStoreID
-            banner += ", app-argument="
-            banner += handOff
-            values[.banner] = banner
+            var banner = TextBuilder(capacity: 32 + appStoreID.utf8.count + handOff.utf8.count)
+            banner.append("app-id=")
+            banner.append(appStoreID)
+            banner.append(", app-argument=")
+            banner.append(handOff)
+            values[.banner] = banner.text
         }
         if let parameter = rule.parameters.first(where: { $0.isCopyable && match.values[$0.name] != nil }), let code = match.values[parameter.name] {
             values[.copyCode] = code
@@ -458,22 +458,32 @@ final class SitePages: Sendable {
     /// with the pass-through items only, what the Smart App Banner hands the app and what link
     /// previews show (no UTM or tracking items).
     private func canonicalLink(rule: LinkRule, values: [String: String], extraQuery: [(name: String, value: String)], host: String) -> String {
-        let link = (try? rule.link(values: values, extraQuery: extraQuery)) ?? rule.path.aasaPattern
-        var url = publicScheme
-        url.reserveCapacity(publicScheme.utf8.count + 3 + host.utf8.count + link.utf8.count)
-        url += "://"
-        url += host
-        url += link
-        return url
+        func origin() -> TextBuilder {
+            var url = TextBuilder(capacity: 160)
+            url.append(publicScheme)
+            url.append("://")
+            url.append(host)
+            return url
+        }
+        var url = origin()
+        do {
+            try rule.link(values: values, extraQuery: extraQuery, into: &url)
+        } catch {
+            // A link whose values do not make a link (the router let them through, so only an
+            // unexpected rule) shows the rule's pattern rather than nothing.
+            url = origin()
+            url.append(rule.path.aasaPattern)
+        }
+        return url.text
     }
 
     /// The page's `<title>`: its heading, then the app's name.
     private func documentTitle(_ heading: String) -> String {
-        var title = heading
-        title.reserveCapacity(heading.utf8.count + 4 + site.app.name.utf8.count)
-        title += " · "
-        title += site.app.name
-        return title
+        var title = TextBuilder(capacity: heading.utf8.count + 4 + site.app.name.utf8.count)
+        title.append(heading)
+        title.append(" · ")
+        title.append(site.app.name)
+        return title.text
     }
 }
 

@@ -1,0 +1,31 @@
+import PercentCoding
+import Testing
+
+/// Text built from pieces reads exactly as the same pieces joined as strings would.
+@Suite("Text built from pieces")
+struct TextBuilderTests {
+    @Test func piecesAndEncodedValuesJoinAsStringsWould() {
+        var builder = TextBuilder(capacity: 4)
+        #expect(builder.isEmpty)
+        builder.append("https://")
+        builder.append(utf8: Array("rowhni.com".utf8))
+        builder.append(ascii: UInt8(ascii: "/"))
+        builder.append(percentEncoding: "a b/ç?&=")
+        builder.append(ascii: UInt8(ascii: "?"))
+        builder.append(percentEncoding: "%41 ok", .pathAndQuery)
+        builder.append(" · 日本")
+        #expect(!builder.isEmpty)
+        let joined = "https://rowhni.com/" + PercentCoding.encode("a b/ç?&=") + "?" + PercentCoding.encode("%41 ok", .pathAndQuery) + " · 日本"
+        #expect(builder.text == joined)
+        #expect(builder.text == "https://rowhni.com/a%20b%2F%C3%A7%3F%26%3D?%41%20ok · 日本")
+    }
+
+    @Test func everyByteEncodesAsEncodeDoes() {
+        let every = String(decoding: (1...127).map { UInt8($0) }, as: UTF8.self) + "é☃"
+        for set in [PercentCoding.EncodeSet.component, .pathAndQuery] {
+            var builder = TextBuilder()
+            builder.append(percentEncoding: every, set)
+            #expect(builder.text == PercentCoding.encode(every, set))
+        }
+    }
+}
