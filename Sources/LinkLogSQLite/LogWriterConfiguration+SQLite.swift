@@ -5,6 +5,7 @@ extension LogWriterConfiguration {
     public init(
         databasePath: String,
         queueCapacity: Int = 65_536,
+        fullQueueWait: Duration = .seconds(1),
         retentionDays: Int = 0,
         retentionInterval: Duration = .seconds(3600),
         initialRetryDelay: Duration = .milliseconds(500),
@@ -12,7 +13,8 @@ extension LogWriterConfiguration {
         busyTimeout: Duration = .seconds(5)
     ) {
         self.init(
-            database: SQLiteLogDatabase(path: databasePath), queueCapacity: queueCapacity, retentionDays: retentionDays,
+            database: SQLiteLogDatabase(path: databasePath), queueCapacity: queueCapacity, fullQueueWait: fullQueueWait,
+            retentionDays: retentionDays,
             retentionInterval: retentionInterval, initialRetryDelay: initialRetryDelay, maximumRetryDelay: maximumRetryDelay, busyTimeout: busyTimeout)
     }
 }

@@ -17,6 +17,7 @@ final class LogFixture {
     func writer(
         path: String? = nil,
         capacity: Int = 65_536,
+        fullQueueWait: Duration = .seconds(1),
         retentionDays: Int = 0,
         retentionInterval: Duration = .seconds(3600),
         busyTimeout: Duration = .seconds(5)
@@ -25,6 +26,7 @@ final class LogFixture {
             configuration: LogWriterConfiguration(
                 databasePath: path ?? databasePath,
                 queueCapacity: capacity,
+                fullQueueWait: fullQueueWait,
                 retentionDays: retentionDays,
                 retentionInterval: retentionInterval,
                 initialRetryDelay: .milliseconds(20),

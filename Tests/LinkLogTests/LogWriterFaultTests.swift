@@ -103,4 +103,32 @@ struct LogWriterFaultTests {
         #expect(writer.stop().written == 6)
         #expect(try fixture.reader().count(LogFilter(host: "rowhni.com")) == 6)
     }
+
+    /// A queue that is full waits for the writer's commits, so a load it cannot keep up with is
+    /// slowed rather than losing rows; it drops (and counts) only once nothing drains it.
+    @Test("a full queue waits for each commit and loses nothing; with nothing draining it, it drops after the wait")
+    func fullQueueWaitsForRoom() throws {
+        let fixture = try LogFixture()
+        // Room for one record: every later one waits for the commit of the one before.
+        let writer = try fixture.writer(capacity: 1, fullQueueWait: .seconds(60))
+        for index in 0..<300 { #expect(writer.enqueue(Sample.record(at: Sample.baseTime + Int64(index), path: "/waited"))) }
+        #expect(writer.drain(timeout: .seconds(60)))
+        #expect(writer.status.dropped == 0)
+        #expect(try fixture.reader().count() == 300)
+
+        // Held by another connection, the database takes no commit for as long as the writer's busy
+        // timeout (60 s): the one record in flight fills the queue, and the next waits its 50 ms.
+        let stalled = try LogFixture()
+        let slow = try stalled.writer(capacity: 1, fullQueueWait: .milliseconds(50), busyTimeout: .seconds(60))
+        #expect(slow.enqueue(Sample.record(path: "/first")))
+        #expect(slow.drain())
+        let other = try SQLiteConnection(path: stalled.databasePath)
+        try other.execute("BEGIN IMMEDIATE")
+        #expect(slow.enqueue(Sample.record(path: "/in-flight")))
+        #expect(!slow.enqueue(Sample.record(path: "/dropped")))
+        #expect(slow.status.dropped == 1)
+        #expect(slow.status.health == .healthy, "the writer is waiting for the lock, not failing")
+        try other.execute("ROLLBACK")
+        #expect(slow.stop().written == 2)
+    }
 }

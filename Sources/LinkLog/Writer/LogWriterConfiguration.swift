@@ -8,6 +8,12 @@ public struct LogWriterConfiguration: Sendable {
     /// Records held in memory (queued plus being written) before new ones are dropped. Sized so a
     /// burst, or a few minutes of a failing disk, loses nothing.
     public var queueCapacity: Int
+    /// How long a record waits for room in a full queue while the writer is making progress
+    /// (committing batches, not failing), before it is dropped and counted; zero drops at once.
+    /// Under a load the writer cannot keep up with, this slows the requests that log (the
+    /// server's threads wait here after answering) rather than losing rows; when the database
+    /// fails the queue is not drained, and records are dropped without waiting.
+    public var fullQueueWait: Duration
     /// Delete rows older than this many days (from the start of that UTC day, so whole days go), at
     /// open and every `retentionInterval`; 0 keeps everything.
     public var retentionDays: Int
@@ -28,6 +34,7 @@ public struct LogWriterConfiguration: Sendable {
     public init(
         database: any LogDatabase,
         queueCapacity: Int = 65_536,
+        fullQueueWait: Duration = .seconds(1),
         retentionDays: Int = 0,
         retentionInterval: Duration = .seconds(3600),
         initialRetryDelay: Duration = .milliseconds(500),
@@ -38,6 +45,7 @@ public struct LogWriterConfiguration: Sendable {
     ) {
         self.database = database
         self.queueCapacity = queueCapacity
+        self.fullQueueWait = fullQueueWait
         self.retentionDays = retentionDays
         self.retentionInterval = retentionInterval
         self.initialRetryDelay = initialRetryDelay

@@ -25,25 +25,46 @@ final class LogWriterEngine: Sendable {
 
     // MARK: - Called from any thread
 
-    /// Runs on every logged request: a lock for an array append, and no clock read.
+    /// Runs on every logged request: a lock for an array append, and no clock read — unless the
+    /// queue is full, when it waits up to `fullQueueWait` for the writer to commit a batch.
     func enqueue(_ record: LogRecord) -> Bool {
         let capacity = configuration.queueCapacity
-        let accepted = lock.withLock { state -> Bool in
-            if state.stopRequested {
-                state.rejectedAfterStop += 1
-                return false
+        let wait = configuration.fullQueueWait
+        let outcome = lock.withLock { state -> EnqueueOutcome in
+            let outcome = Self.place(record, in: &state, capacity: capacity)
+            if outcome == .full, wait <= .zero { state.dropped += 1 }
+            return outcome
+        }
+        var accepted = outcome == .queued
+        if outcome == .full, wait > .zero {
+            // Woken by every commit (`progressMade`); no wait while the writer fails, because then
+            // nothing drains the queue, nor once a stop is requested.
+            accepted = lock.withLock(
+                waitingFor: .progressMade, timeout: wait,
+                while: { $0.health != .failing && !$0.stopRequested && !$0.writerExited && $0.queue.count + $0.inFlight >= capacity }
+            ) { state in
+                let outcome = Self.place(record, in: &state, capacity: capacity)
+                if outcome == .full { state.dropped += 1 }
+                return outcome == .queued
             }
-            guard state.queue.count + state.inFlight < capacity else {
-                state.dropped += 1
-                return false
-            }
-            state.queue.append(record)
-            state.enqueued += 1
-            return true
         }
         // Outside the lock, so the woken writer does not immediately block on it.
         if accepted { lock.signal(.workArrived) }
         return accepted
+    }
+
+    private enum EnqueueOutcome { case queued, full, stopped }
+
+    /// Queues `record` if there is room and no stop was requested (counting a refusal after a stop).
+    private static func place(_ record: LogRecord, in state: inout LogWriterState, capacity: Int) -> EnqueueOutcome {
+        if state.stopRequested {
+            state.rejectedAfterStop += 1
+            return .stopped
+        }
+        guard state.queue.count + state.inFlight < capacity else { return .full }
+        state.queue.append(record)
+        state.enqueued += 1
+        return .queued
     }
 
     func status() -> LogWriterStatus {
@@ -77,6 +98,8 @@ final class LogWriterEngine: Sendable {
         }
         lock.signal(.workArrived)
         lock.signal(.stopRequested)
+        // Records waiting for room in a full queue give up now rather than at their deadline.
+        lock.broadcast(.progressMade)
         lock.withLock(waitingFor: .progressMade, timeout: nil, while: { !$0.writerExited }) { _ in }
         return status()
     }

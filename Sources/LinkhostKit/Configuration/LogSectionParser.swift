@@ -4,7 +4,10 @@ import OrderedJSON
 
 /// Reads the `log` object: whether hits are logged, where, and what is kept.
 struct LogSectionParser {
-    static let allowedKeys = ["enabled", "database", "secretKeyFile", "spoolFile", "clientAddress", "retentionDays", "trackedParameters", "queueCapacity"]
+    static let allowedKeys = [
+        "enabled", "database", "secretKeyFile", "spoolFile", "clientAddress", "retentionDays", "trackedParameters", "queueCapacity",
+        "fullQueueWaitMilliseconds",
+    ]
 
     let problems: ConfigurationProblems
     let paths: PathResolver
@@ -51,6 +54,9 @@ struct LogSectionParser {
             "retentionDays", in: 0...36_500, default: settings.retentionDays, meaning: "days rows are kept; 0 keeps them all")
         settings.queueCapacity = reader.integer(
             "queueCapacity", in: 1024...10_000_000, default: settings.queueCapacity, meaning: "records waiting for the writer at most")
+        settings.fullQueueWaitMilliseconds = reader.integer(
+            "fullQueueWaitMilliseconds", in: 0...60_000, default: settings.fullQueueWaitMilliseconds,
+            meaning: "milliseconds a row waits for room in a full queue before it is dropped; 0 drops at once")
         if let names = reader.strings("trackedParameters", fix: "list query parameter names to keep, e.g. [\"from\"]") {
             settings.trackedParameters = []
             for entry in names {

@@ -25,6 +25,9 @@ public struct LogSettings: Sendable, Equatable {
     public var trackedParameters: [String]
     /// Records waiting for the writer at most; beyond it they are counted as dropped.
     public var queueCapacity: Int
+    /// How long a record waits for room in a full queue while the writer keeps committing, in
+    /// milliseconds, before it is dropped; 0 drops at once (`LogWriterConfiguration.fullQueueWait`).
+    public var fullQueueWaitMilliseconds: Int
 
     public static let defaultDatabase = "data/linkhost.sqlite"
     /// The hash key of a PostgreSQL log, unless `secretKeyFile` says otherwise (from the config's folder).
@@ -35,7 +38,8 @@ public struct LogSettings: Sendable, Equatable {
     public init(
         enabled: Bool = true, databasePath: String = LogSettings.defaultDatabase, secretKeyFile: String = LogSettings.defaultSecretKeyFile,
         spoolFile: String = LogSettings.defaultSpoolFile, clientAddress: ClientAddressPolicy = .truncated, retentionDays: Int = 90,
-        trackedParameters: [String] = ["from"], queueCapacity: Int = 65_536
+        trackedParameters: [String] = ["from"], queueCapacity: Int = 65_536,
+        fullQueueWaitMilliseconds: Int = 1000
     ) {
         self.enabled = enabled
         self.databasePath = databasePath
@@ -45,5 +49,6 @@ public struct LogSettings: Sendable, Equatable {
         self.retentionDays = retentionDays
         self.trackedParameters = trackedParameters
         self.queueCapacity = queueCapacity
+        self.fullQueueWaitMilliseconds = fullQueueWaitMilliseconds
     }
 }

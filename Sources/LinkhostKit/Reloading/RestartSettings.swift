@@ -59,6 +59,7 @@ enum RestartSettings {
         compare("log.retentionDays", oldLog.retentionDays, newLog.retentionDays)
         compare("log.trackedParameters", oldLog.trackedParameters, newLog.trackedParameters) { $0.joined(separator: ", ") }
         compare("log.queueCapacity", oldLog.queueCapacity, newLog.queueCapacity)
+        compare("log.fullQueueWaitMilliseconds", oldLog.fullQueueWaitMilliseconds, newLog.fullQueueWaitMilliseconds)
         return changes
     }
 }

@@ -30,7 +30,8 @@ final class HitLogger: Sendable {
         let database = LogDatabaseLocator.database(at: settings.databasePath, secretKeyFile: settings.secretKeyFile, spoolFile: settings.spoolFile)
         writer = try LogWriter(
             configuration: LogWriterConfiguration(
-                database: database, queueCapacity: settings.queueCapacity, retentionDays: settings.retentionDays, logger: writerLogger))
+                database: database, queueCapacity: settings.queueCapacity,
+                fullQueueWait: .milliseconds(settings.fullQueueWaitMilliseconds), retentionDays: settings.retentionDays, logger: writerLogger))
         do {
             hasher = try SecretHasher(keyFile: database.secretKeyFilePath)
             hasherProblem = nil
