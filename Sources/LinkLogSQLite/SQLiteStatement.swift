@@ -2,18 +2,22 @@ internal import CSQLite
 import LinkLog
 
 /// One compiled SQL statement of a connection. Parameters are numbered from 1 (SQLite's rule),
-/// result columns from 0. The statement keeps its connection open and is finalized when released.
+/// result columns from 0. The statement keeps its connection open and is finalized when released
+/// — unless it is lent from the connection's cache (`SQLiteConnection.withCachedStatement`), which
+/// keeps it.
 public final class SQLiteStatement {
     private let handle: OpaquePointer
     private let connection: SQLiteConnection
+    private let owned: Bool
 
-    init(handle: OpaquePointer, connection: SQLiteConnection) {
+    init(handle: OpaquePointer, connection: SQLiteConnection, owned: Bool = true) {
         self.handle = handle
         self.connection = connection
+        self.owned = owned
     }
 
     deinit {
-        sqlite3_finalize(handle)
+        if owned { sqlite3_finalize(handle) }
     }
 
     // MARK: Binding

@@ -83,4 +83,38 @@ struct SQLiteLayerTests {
         try connection.setUserVersion(7)
         #expect(try connection.userVersion() == 7)
     }
+
+    /// `query` and `execute` keep their compiled statements: a statement run again has none of its
+    /// last values bound, sees rows written since, may be run again from inside its own rows, and
+    /// more distinct statements than the cache holds all still run.
+    @Test("kept statements start clean each time, nest, and give way past the cache's limit")
+    func keptStatements() throws {
+        let folder = try TemporaryDirectory("sqlite")
+        let connection = try SQLiteConnection(path: folder.path + "/t.sqlite")
+        try connection.execute("CREATE TABLE t (a INTEGER, b TEXT)")
+        let insert = "INSERT INTO t VALUES (?1, ?2)"
+        #expect(try connection.execute(insert, [.integer(1), .text("one")]) == 1)
+        // The same statement with one value fewer: the second parameter is NULL, not "one" again.
+        #expect(try connection.execute(insert, [.integer(2)]) == 1)
+        let select = "SELECT a, b FROM t WHERE a >= ?1 ORDER BY a"
+        var rows: [[SQLValue]] = []
+        try connection.query(select, [.integer(0)]) { rows.append($0) }
+        #expect(rows == [[.integer(1), .text("one")], [.integer(2), .null]])
+
+        var nested: [Int64] = []
+        try connection.query(select, [.integer(0)]) { outer in
+            try connection.query(select, [outer[0]]) { inner in nested.append(inner[0].integer ?? -1) }
+        }
+        #expect(nested == [1, 2, 2])
+
+        for index in 0..<(SQLiteConnection.cachedStatementLimit * 2) {
+            var count: Int64?
+            try connection.query("SELECT count(*) + \(index) FROM t", []) { count = $0[0].integer }
+            #expect(count == Int64(2 + index))
+        }
+        #expect(try connection.execute(insert, [.integer(3), .text("three")]) == 1)
+        rows = []
+        try connection.query(select, [.integer(3)]) { rows.append($0) }
+        #expect(rows == [[.integer(3), .text("three")]])
+    }
 }
