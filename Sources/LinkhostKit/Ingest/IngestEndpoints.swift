@@ -101,8 +101,33 @@ struct IngestEndpoints: Sendable {
     /// The media type without parameters must be one of `accepted`.
     private static func checkMediaType(_ request: HTTPRequest, accepted: [String]) -> HTTPProblem? {
         let given = request.headers["Content-Type"]
-        let type = given.map { $0.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased() }
-        guard let type, accepted.contains(type) else { return .unsupportedMediaType(given, accepted: accepted) }
+        guard let given, accepted.contains(where: { mediaType(of: given, is: $0) }) else {
+            return .unsupportedMediaType(given, accepted: accepted)
+        }
         return nil
+    }
+
+    /// Whether the media type of a `Content-Type` value — before any `;` parameters, without the
+    /// spaces and tabs around it (RFC 9110's optional whitespace) — is `expected` (lower-case
+    /// ASCII), in any case. Over the bytes: Foundation's trimming and `lowercased()` cost an app
+    /// open about 20,000 instructions.
+    private static func mediaType(of value: String, is expected: String) -> Bool {
+        var value = value
+        var expected = expected
+        return value.withUTF8 { bytes in
+            expected.withUTF8 { wanted in
+                let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+                var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+                var start = 0
+                while start < end, isSpace(bytes[start]) { start += 1 }
+                while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+                guard end - start == wanted.count else { return false }
+                for offset in 0..<wanted.count {
+                    let byte = bytes[start + offset]
+                    if (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) != wanted[offset] { return false }
+                }
+                return true
+            }
+        }
     }
 }

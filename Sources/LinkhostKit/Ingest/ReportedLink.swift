@@ -37,33 +37,42 @@ struct ReportedLink: Sendable {
     }
 
     private static func resolveWithoutTokens(url: String, site: SiteConfiguration) -> Result<ReportedLink, HTTPProblem> {
-        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else {
+        // Over the UTF-8 bytes: every separator is ASCII, so every cut is between characters. Walking
+        // the URL by `Character` (and Foundation's `contains`) cost an app open about 40,000
+        // instructions.
+        let bytes = url.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8) else {
             return .failure(.unprocessableLink("\"\(abbreviated(url))\" is not an absolute URL; send the full URL the app was opened with"))
         }
-        let scheme = url[..<colon].lowercased()
+        let scheme = String(Substring(bytes[..<colon])).lowercased()
         if scheme == site.app.scheme.lowercased() { return resolveCustomScheme(url, site: site) }
         guard scheme == "https" || scheme == "http" else {
             return .failure(.unprocessableLink("the scheme \"\(scheme)\" is neither http(s) nor the app's (\"\(site.app.scheme)\")"))
         }
-        let afterScheme = url[url.index(colon, offsetBy: 3)...]
-        let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
+        let afterScheme = bytes[bytes.index(colon, offsetBy: 3)...]
+        let authorityEnd =
+            afterScheme.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? afterScheme.endIndex
         var authority = afterScheme[..<authorityEnd]
-        guard !authority.contains("@") else { return .failure(.unprocessableLink("a link with user information is not one of the site's links")) }
+        guard !authority.contains(UInt8(ascii: "@")) else {
+            return .failure(.unprocessableLink("a link with user information is not one of the site's links"))
+        }
         // Drop a port: after the closing bracket of an IPv6 literal, else after the last colon.
-        if let bracket = authority.lastIndex(of: "]") {
+        if let bracket = authority.lastIndex(of: UInt8(ascii: "]")) {
             authority = authority[...bracket]
-        } else if let portColon = authority.lastIndex(of: ":") {
+        } else if let portColon = authority.lastIndex(of: UInt8(ascii: ":")) {
             authority = authority[..<portColon]
         }
-        guard let host = HostLookup.normalize(String(authority)) else {
-            return .failure(.unprocessableLink("\"\(abbreviated(String(authority)))\" is not a host name"))
+        let authorityText = String(Substring(authority))
+        guard let host = HostLookup.normalize(authorityText) else {
+            return .failure(.unprocessableLink("\"\(abbreviated(authorityText))\" is not a host name"))
         }
         guard site.lists(host: host) else {
             return .failure(.unprocessableLink("\(host) is not a host of site \(site.id) (\(site.hosts.joined(separator: ", ")))"))
         }
         var target = afterScheme[authorityEnd...]
-        if let hash = target.firstIndex(of: "#") { target = target[..<hash] }
-        let parts = HTTPRequestTargetParts(target.hasPrefix("/") ? String(target) : "/" + target)
+        if let hash = target.firstIndex(of: UInt8(ascii: "#")) { target = target[..<hash] }
+        let targetText = String(Substring(target))
+        let parts = HTTPRequestTargetParts(target.first == UInt8(ascii: "/") ? targetText : "/" + targetText)
         return route(host: host, rawPath: parts.rawPath, rawQuery: parts.rawQuery, site: site)
     }
 

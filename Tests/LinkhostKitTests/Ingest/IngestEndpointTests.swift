@@ -151,6 +151,21 @@ struct IngestEndpointTests {
         #expect(left.isEmpty, "\(left.map(\.kind))")
     }
 
+    /// A report's media type is read before its parameters, in any case, with spaces and tabs
+    /// around it left out (RFC 9110 §8.3.1); anything else is a 415.
+    @Test func mediaTypesAreReadInAnyCaseWithoutTheSpaceAroundThem() throws {
+        let server = try started(try configuration(), keys: ["rowhni": Self.key])
+        let client = server.inProcess
+        let valid = #"{"url": "https://rowhni.com/addfriend?code=ABC123"}"#
+        for type in ["application/json", "Application/JSON", " application/json ; charset=utf-8", "\tapplication/json\t", "APPLICATION/JSON;"] {
+            #expect(try open(client, valid, contentType: type).status == 200, "\(type)")
+        }
+        for type in ["", "application/jsonx", "application/ json", "application/json5", "text/plain", "application/json\u{A0}", "xapplication/json"] {
+            #expect(try open(client, valid, contentType: type).status == 415, "\(type)")
+        }
+        server.stop()
+    }
+
     @Test func overTheRateLimitAnswers429WithRetryAfterAndWritesNothing() throws {
         let server = try started(try configuration(burst: 3, perSecond: 1))
         let client = server.inProcess
