@@ -72,4 +72,16 @@ struct PageCacheTests {
         small.store(.init(page: .prepared(page), kind: .fallback), for: .init(site: "s", host: "h", language: "en", target: long))
         #expect(small.entry(for: .init(site: "s", host: "h", language: "en", target: long)) == nil)
     }
+
+    /// Admission: a key is admitted at its second miss, and keys do not admit one another.
+    @Test func aPageIsAdmittedAtItsSecondRequest() {
+        let cache = RenderedPageCache()
+        let first = RenderedPageCache.Key(site: "s", host: "h", language: "en", target: "/a")
+        let other = RenderedPageCache.Key(site: "s", host: "h", language: "en", target: "/b")
+        #expect(!cache.admits(first))
+        #expect(!cache.admits(other))
+        #expect(cache.admits(first))
+        #expect(cache.admits(other))
+        #expect(!cache.admits(RenderedPageCache.Key(site: "s", host: "h", language: "de", target: "/a")), "another language is another page")
+    }
 }

@@ -117,10 +117,15 @@ struct PageSkeletonTests {
         #expect(first.annotation.viewToken != second.annotation.viewToken)
         #expect(first.response.bodyText != second.response.bodyText, "each view's QR code holds its own token")
         #expect(pages.cachedPageCount == 0)
+        // A page is kept from its second request on, and answered from the cache from its third.
         let missing = answer("/nothing-here").response
-        let again = answer("/nothing-here").response
-        #expect(missing.status == 404)
-        #expect(missing.prepared != nil && missing.prepared === again.prepared, "the second one comes from the cache")
+        #expect(pages.cachedPageCount == 0, "a page asked for once is not kept")
+        let missingAgain = answer("/nothing-here").response
+        let missingThird = answer("/nothing-here").response
+        #expect(missing.status == 404 && missingAgain.status == 404)
+        #expect(missing.prepared !== missingAgain.prepared, "the second one is made again")
+        #expect(missingAgain.prepared != nil && missingAgain.prepared === missingThird.prepared, "the third one comes from the cache")
+        #expect(answer("/addfriend").response.status == 400)
         #expect(answer("/addfriend").response.status == 400)
         #expect(pages.cachedPageCount == 2)
     }
@@ -138,6 +143,7 @@ struct PageSkeletonTests {
             #expect(page.bodyText.contains("awful://threads/\(thread + 1)?lh_view="))
         }
         #expect(pages.skeletonCount == 1)
+        #expect(pages.cachedPageCount == 0, "links asked for once are not kept")
     }
 
     /// The escaping scans eight bytes at a time: every character that needs escaping, at every

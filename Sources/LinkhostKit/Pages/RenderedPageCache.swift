@@ -1,6 +1,7 @@
 import HTTPServing
 import LinkLog
 import LinkRules
+import Synchronization
 
 /// Pages already rendered, as prepared responses, keyed by everything a page depends on: the site,
 /// the host the links on it use, the language, the page variant (Android, desktop, standard) and
@@ -21,7 +22,7 @@ final class RenderedPageCache: Sendable {
         /// The fields' hash, worked out once: a new link's key is looked up in both of the cache's
         /// generations and then inserted, and hashing its target (a whole URL) each time was most of
         /// what the cache cost a new link's page.
-        private let fieldsHash: Int
+        let fieldsHash: Int
 
         init(site: String, host: String, language: String, target: String, variant: PageVariant = .standard, personal: Bool = false) {
             self.site = site
@@ -75,6 +76,11 @@ final class RenderedPageCache: Sendable {
     }
 
     private let entries: BoundedCache<Key, Entry>
+    /// The keys of pages asked for once and not kept, by hash: slot `hash % count` holds the last
+    /// such key's hash (see `admits`).
+    private let askedOnce: Mutex<[Int]>
+    /// Slots of `askedOnce`: a page asked for again before this many other new pages is kept.
+    static let askedOnceSlots = 16_384
 
     /// Targets longer than this are not cached (they are rare and would crowd out the rest).
     static let maximumTargetLength = 2048
@@ -85,6 +91,22 @@ final class RenderedPageCache: Sendable {
     /// took the server to 123 MB resident with two sites (the server's budget is 64 MB).
     init(capacity: Int = 4096, byteLimit: Int = 8 * 1024 * 1024) {
         entries = BoundedCache(capacity: capacity, costLimit: byteLimit) { $0.page.byteCount }
+        askedOnce = Mutex([Int](repeating: 0, count: Self.askedOnceSlots))
+    }
+
+    /// Whether a page not in the cache should be kept once made: only from its second request on.
+    /// In real traffic nearly every link is asked for once (its own code or thread), and keeping
+    /// such a page cost its request a copy cut at the token's places, a cache insert, and memory
+    /// held until evicted (a run of unique links filled the cache to its byte limit); a link opened
+    /// again is kept at its second request and answered from the cache from its third. A key is
+    /// remembered by its hash in a fixed table, so a collision at worst keeps a page early or late.
+    func admits(_ key: Key) -> Bool {
+        let slot = Int(UInt(bitPattern: key.fieldsHash) % UInt(Self.askedOnceSlots))
+        return askedOnce.withLock { table in
+            if table[slot] == key.fieldsHash { return true }
+            table[slot] = key.fieldsHash
+            return false
+        }
     }
 
     /// The page made for exactly this target. Keys compare targets as `String`s do, which takes

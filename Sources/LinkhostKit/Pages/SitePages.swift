@@ -85,7 +85,7 @@ final class SitePages: Sendable {
     }
 
     /// The page for a request: from the cache when this site, host, language, variant and target
-    /// were answered before, else routed and made now (and kept). `served` holds what is known of
+    /// were answered before, else routed and made now (and kept from its second request on). `served` holds what is known of
     /// the request so far; the page adds its client class, rule and (when it routes) the split query.
     func response(for request: HTTPRequest, served: ServedRequest, classes: ClientClassCache) -> AnnotatedResponse<ServedRequest> {
         var served = served
@@ -114,6 +114,10 @@ final class SitePages: Sendable {
                 return AnnotatedResponse(personalResponse(page.body(with: token), language: language), annotation: served)
             }
         }
+        // Kept from its second request on (`RenderedPageCache.admits`): a page asked for once is
+        // made with its token in place and not kept.
+        let kept = cache.admits(key)
+        let keptWithMarkers = kept && cacheable
         let split = LinkRouter.queryItems(request.rawQuery)
         let (query, rawQuery) = ViewToken.removed(from: split, rawQuery: request.rawQuery)
         served.query = query
@@ -136,8 +140,8 @@ final class SitePages: Sendable {
                 token = made
                 served.viewToken = made
             }
-            // A cached page holds the marker where the token goes; a desktop page its own token.
-            values = linkValues(match, request: request, page: page, token: cacheable ? token.map { _ in TokenizedPage.marker } : token)
+            // A page that is kept holds the marker where the token goes; any other its own token.
+            values = linkValues(match, request: request, page: page, token: keptWithMarkers ? token.map { _ in TokenizedPage.marker } : token)
         case .badLink(let rule, let problem, let captures):
             status = 400
             served.kind = .badLink
@@ -156,9 +160,9 @@ final class SitePages: Sendable {
             PageSkeleton(rendered: templates.render(context(pageShape, route: route, page: page, values: .markers(for: pageShape.slots))))
         }
         var markers: [Int] = []
-        let body = skeleton.fill(values, marking: token != nil && cacheable ? TokenizedPage.markerBytes : nil, at: &markers)
+        let body = skeleton.fill(values, marking: token != nil && keptWithMarkers ? TokenizedPage.markerBytes : nil, at: &markers)
         if let token {
-            guard cacheable else { return AnnotatedResponse(personalResponse(body, language: language), annotation: served) }
+            guard keptWithMarkers else { return AnnotatedResponse(personalResponse(body, language: language), annotation: served) }
             let page = TokenizedPage(body: body, markerOffsets: markers)
             cache.store(RenderedPageCache.Entry(page: .tokenized(page), kind: served.kind, rule: served.rule, pathCaptures: served.pathCaptures), for: key)
             return AnnotatedResponse(personalResponse(page.body(with: token), language: language), annotation: served)
@@ -167,7 +171,9 @@ final class SitePages: Sendable {
         else {
             return AnnotatedResponse(HTTPResponse(status: status, headers: headers[language]?.fields ?? HTTPHeaders(), body: body), annotation: served)
         }
-        cache.store(RenderedPageCache.Entry(page: .prepared(prepared), kind: served.kind, rule: served.rule, pathCaptures: served.pathCaptures), for: key)
+        if kept {
+            cache.store(RenderedPageCache.Entry(page: .prepared(prepared), kind: served.kind, rule: served.rule, pathCaptures: served.pathCaptures), for: key)
+        }
         return AnnotatedResponse(HTTPResponse(prepared), annotation: served)
     }
 
