@@ -18,6 +18,29 @@ struct SecretHasherTests {
         #expect(SecretHasher(key: Array(repeating: 8, count: 32)).token(for: "ABC123") != token)
     }
 
+    /// HMAC-SHA256 as RFC 2104 defines it (the expected values from Python's `hmac` module), the
+    /// key set up once and each token started from a copy: the same answers in any order, from
+    /// several threads at once, for a key longer than SHA-256's block too.
+    @Test("tokens are RFC 2104 HMAC-SHA256, whatever the order and however many threads ask")
+    func knownAnswers() async {
+        let hasher = SecretHasher(key: Array(1...32))
+        let expected = ["ABC123": "hmac:c53821e24fd56318", "": "hmac:462476a897ddfdbd", "zürich": "hmac:241e169448d79fba"]
+        for (secret, token) in expected { #expect(hasher.token(for: secret) == token) }
+        for (secret, token) in expected.reversed() { #expect(hasher.token(for: secret) == token) }
+        await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    (0..<200).allSatisfy { round in
+                        let secret = Array(expected.keys)[(index + round) % expected.count]
+                        return hasher.token(for: secret) == expected[secret]
+                    }
+                }
+            }
+            for await agreed in group { #expect(agreed) }
+        }
+        #expect(SecretHasher(key: Array(repeating: 0xAB, count: 100)).token(for: "ABC123") == "hmac:418dfd7339bf9e8e")
+    }
+
     @Test("the key file is made once with mode 0600 and reused: the same code hashes the same after a restart")
     func keyFileIsCreatedAndReused() throws {
         let folder = try TemporaryDirectory("hasher")

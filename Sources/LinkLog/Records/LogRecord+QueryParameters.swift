@@ -12,6 +12,17 @@ extension LogRecord {
         secret: Set<String> = [],
         hasher: SecretHasher? = nil
     ) {
+        takeParameters(from: query, tracked: tracked, secret: secret, token: hasher.map { hasher in { hasher.token(for: $0) } })
+    }
+
+    /// `takeParameters(from:tracked:secret:hasher:)` with the secrets' tokens made by `token` (a
+    /// request that hashes the same secret for its path, its query and here asks once).
+    public mutating func takeParameters(
+        from query: [(name: String, value: String)],
+        tracked: Set<String> = [],
+        secret: Set<String> = [],
+        token: ((String) -> String)?
+    ) {
         guard !query.isEmpty else { return }
         let columns = HitTable.queryParameters
         for (name, value) in query {
@@ -29,8 +40,8 @@ extension LogRecord {
             guard !trackedParameters.contains(where: { $0.name == name }) else { continue }
             if !isSecret {
                 trackedParameters.append((name, value))
-            } else if let hasher {
-                trackedParameters.append((name, hasher.token(for: value)))
+            } else if let token {
+                trackedParameters.append((name, token(value)))
             }
             // Without a hasher a secret is dropped, never stored in clear.
         }

@@ -62,6 +62,16 @@ final class HitLogger: Sendable {
             query = kept.0
             pageQuery = kept.1
         }
+        // A secret's token is asked for up to three times (the path, the query kept, the tracked
+        // parameters), nearly always for the same value: it is made once.
+        var lastToken: (value: String, token: String)?
+        func token(for value: String) -> String? {
+            guard let hasher else { return nil }
+            if let lastToken, lastToken.value == value { return lastToken.token }
+            let made = hasher.token(for: value)
+            lastToken = (value, made)
+            return made
+        }
         var path = rawPath
         var secretToken: String?
         if let rule = served.rule, let site, site.rulesWithSecrets.contains(rule.name) {
@@ -74,7 +84,7 @@ final class HitLogger: Sendable {
                 case .query: value = Self.formValue(of: parameter.name, in: query)
                 }
                 guard let value else { continue }
-                let token = hasher.map { $0.token(for: value) }
+                let token = token(for: value)
                 if secretToken == nil { secretToken = token }
                 if parameter.location == .path { replacements[parameter.name] = token.map { PercentCoding.encode($0) } ?? "-" }
             }
@@ -105,9 +115,10 @@ final class HitLogger: Sendable {
         if served.clientClass == .inAppBrowser { record.inApp = ClientClassifier.inAppBrowser(record.userAgent) }
         record.referrerHost = ReferrerHost.of(record.referrer)
         record.query = Self.loggedQuery(
-            reported == nil ? pageQuery : nil, items: query, secret: site?.secretNames ?? [], token: { value in hasher.map { $0.token(for: value) } })
+            reported == nil ? pageQuery : nil, items: query, secret: site?.secretNames ?? [], token: { token(for: $0) })
         record.takeParameters(
-            from: Self.formItems(query, keeping: tracked, site?.secretNames ?? []), tracked: tracked, secret: site?.secretNames ?? [], hasher: hasher)
+            from: Self.formItems(query, keeping: tracked, site?.secretNames ?? []), tracked: tracked, secret: site?.secretNames ?? [],
+            token: hasher == nil ? nil : { token(for: $0) ?? "" })
         writer.enqueue(record)
     }
 
