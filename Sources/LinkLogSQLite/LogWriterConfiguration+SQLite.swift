@@ -4,7 +4,7 @@ extension LogWriterConfiguration {
     /// A configuration for the SQLite file at `databasePath`, production defaults for the rest.
     public init(
         databasePath: String,
-        queueCapacity: Int = 65_536,
+        queueCapacity: Int = 8_192,
         fullQueueWait: Duration = .seconds(1),
         retentionDays: Int = 0,
         retentionInterval: Duration = .seconds(3600),

@@ -5,8 +5,11 @@ import Logging
 public struct LogWriterConfiguration: Sendable {
     /// The database the rows go to (created when missing).
     public var database: any LogDatabase
-    /// Records held in memory (queued plus being written) before new ones are dropped. Sized so a
-    /// burst, or a few minutes of a failing disk, loses nothing.
+    /// Records held in memory (queued plus being written) before new ones wait (`fullQueueWait`) or
+    /// are dropped. With waiting, a larger queue buys no throughput: under a load the writer cannot
+    /// keep up with it only holds more memory (a few kilobytes a record) and makes each batch, and
+    /// so each wait for room, longer. 8,192 kept a saturated server within 64 MB; a failing
+    /// database (nothing drains the queue) fills it in a minute and a half at 100 requests a second.
     public var queueCapacity: Int
     /// How long a record waits for room in a full queue while the writer is making progress
     /// (committing batches, not failing), before it is dropped and counted; zero drops at once.
@@ -33,7 +36,7 @@ public struct LogWriterConfiguration: Sendable {
     /// A configuration with production defaults for everything but the database.
     public init(
         database: any LogDatabase,
-        queueCapacity: Int = 65_536,
+        queueCapacity: Int = 8_192,
         fullQueueWait: Duration = .seconds(1),
         retentionDays: Int = 0,
         retentionInterval: Duration = .seconds(3600),

@@ -38,7 +38,7 @@ public struct LogSettings: Sendable, Equatable {
     public init(
         enabled: Bool = true, databasePath: String = LogSettings.defaultDatabase, secretKeyFile: String = LogSettings.defaultSecretKeyFile,
         spoolFile: String = LogSettings.defaultSpoolFile, clientAddress: ClientAddressPolicy = .truncated, retentionDays: Int = 90,
-        trackedParameters: [String] = ["from"], queueCapacity: Int = 65_536,
+        trackedParameters: [String] = ["from"], queueCapacity: Int = 8_192,
         fullQueueWaitMilliseconds: Int = 1000
     ) {
         self.enabled = enabled
