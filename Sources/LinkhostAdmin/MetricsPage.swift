@@ -170,6 +170,7 @@ private struct LogSeries {
     let queueCapacity: Gauge
     let written: Counter
     let dropped: Counter
+    let waited: Counter
     let failed: Counter
     let writeFailures: Gauge
     let healthy: Gauge
@@ -181,6 +182,8 @@ private struct LogSeries {
         queueCapacity = gauge("linkhost_log_queue_capacity", "Rows the writer's queue holds before it drops new ones.")
         written = counter("linkhost_log_rows_written_total", "Hit-log rows committed to the database.")
         dropped = counter("linkhost_log_rows_dropped_total", "Hit-log rows refused because the writer's queue was full.")
+        waited = counter(
+            "linkhost_log_rows_waited_total", "Hit-log rows that found the writer's queue full and waited for its next commit (the server slowed to its pace).")
         failed = counter("linkhost_log_rows_failed_total", "Hit-log rows that could not be written (left at a stop, or after it).")
         writeFailures = gauge("linkhost_log_write_failures", "Failed write attempts in a row (0 while the database is healthy).")
         healthy = gauge("linkhost_log_healthy", "1 while the writer reaches its database, else 0.")
@@ -191,6 +194,7 @@ private struct LogSeries {
         queueCapacity.set(status.queueCapacity)
         written.set(status.written)
         dropped.set(status.dropped)
+        waited.set(status.waitedForRoom)
         failed.set(status.abandonedAtStop + status.rejectedAfterStop)
         writeFailures.set(status.consecutiveFailures)
         healthy.set(status.isHealthy ? 1 : 0)

@@ -127,6 +127,7 @@ struct LogWriterFaultTests {
         #expect(slow.enqueue(Sample.record(path: "/in-flight")))
         #expect(!slow.enqueue(Sample.record(path: "/dropped")))
         #expect(slow.status.dropped == 1)
+        #expect(slow.status.waitedForRoom == 1)
         #expect(slow.status.health == .healthy, "the writer is waiting for the lock, not failing")
         try other.execute("ROLLBACK")
         #expect(slow.stop().written == 2)

@@ -103,6 +103,7 @@ struct MetricsTests {
         #expect(Self.value(metrics, "linkhost_log_healthy") == 1)
         #expect(Self.value(metrics, "linkhost_log_queue_capacity") == Double(try #require(server.logStatus).queueCapacity))
         #expect(Self.value(metrics, "linkhost_log_rows_dropped_total") == 0)
+        #expect(Self.value(metrics, "linkhost_log_rows_waited_total") == 0)
         #expect(Self.value(metrics, "linkhost_admin_unauthorized_total") == 3)
         #expect(Self.value(metrics, "linkhost_admin_login_failures_total") == 2)
         #expect(Self.value(metrics, "linkhost_http_connections_open") == 0)

@@ -43,6 +43,7 @@ final class LogWriterEngine: Sendable {
                 waitingFor: .progressMade, timeout: wait,
                 while: { $0.health != .failing && !$0.stopRequested && !$0.writerExited && $0.queue.count + $0.inFlight >= capacity }
             ) { state in
+                state.waitedForRoom += 1
                 let outcome = Self.place(record, in: &state, capacity: capacity)
                 if outcome == .full { state.dropped += 1 }
                 return outcome == .queued

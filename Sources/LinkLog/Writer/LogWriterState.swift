@@ -9,6 +9,7 @@ struct LogWriterState {
     var enqueued = 0
     var written = 0
     var dropped = 0
+    var waitedForRoom = 0
     /// How much of `dropped` is already counted in the database's `meta` table.
     var droppedInDatabase = 0
     var rejectedAfterStop = 0
@@ -35,6 +36,7 @@ struct LogWriterState {
             enqueued: enqueued,
             written: written,
             dropped: dropped,
+            waitedForRoom: waitedForRoom,
             rejectedAfterStop: rejectedAfterStop,
             pending: queue.count + inFlight,
             batches: batches,

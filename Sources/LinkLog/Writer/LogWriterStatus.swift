@@ -20,6 +20,9 @@ public struct LogWriterStatus: Sendable, Equatable, CustomStringConvertible {
     public var written: Int
     /// Records refused because the queue was full (the goal is zero).
     public var dropped: Int
+    /// Records that found the queue full and waited for the writer's next commit
+    /// (`LogWriterConfiguration.fullQueueWait`): how often logging slowed the server to its pace.
+    public var waitedForRoom: Int
     /// Records refused because the writer had been asked to stop.
     public var rejectedAfterStop: Int
     /// Records accepted but not yet committed (queued, or in a batch being written or retried).
@@ -47,6 +50,7 @@ public struct LogWriterStatus: Sendable, Equatable, CustomStringConvertible {
     /// One line for a shutdown summary or a log message.
     public var description: String {
         var text = "hit log \(health.rawValue): \(written) written, \(pending) pending, \(dropped) dropped"
+        if waitedForRoom > 0 { text += ", \(waitedForRoom) waited for room" }
         if rejectedAfterStop > 0 { text += ", \(rejectedAfterStop) refused after stop" }
         if abandonedAtStop > 0 { text += ", \(abandonedAtStop) lost at stop" }
         if health != .healthy, let lastError { text += " — \(lastError)" }

@@ -98,6 +98,7 @@ final class HealthReporter: Sendable {
                         JSONMember("written", .number(JSONNumber(log.written))),
                         JSONMember("pending", .number(JSONNumber(log.pending))),
                         JSONMember("dropped", .number(JSONNumber(log.dropped))),
+                        JSONMember("waitedForRoom", .number(JSONNumber(log.waitedForRoom))),
                         JSONMember("notes", .array(notes.map { .string($0) })),
                     ])))
         } else {
