@@ -188,6 +188,8 @@ struct PageValues: Sendable {
     private var heading, documentTitle, summary, canonicalURL, openURL, banner: String?
     private var copyCode, copyValue, webURL, qrSVG, qrLink, storeURL: String?
 
+    // One switch to read and one to write, not a table of key paths: applying a key path is a
+    // runtime call per access, and a page reads and writes its slots a couple of dozen times.
     subscript(slot: PageSlot) -> String? {
         get {
             switch slot {
