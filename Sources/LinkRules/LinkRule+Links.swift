@@ -27,7 +27,8 @@ extension LinkRule {
     }
 
     /// Appends `path?query` for decoded `values` (see `link(values:extraQuery:)`): a page's canonical
-    /// URL is its origin and this, made for every new link.
+    /// URL is its origin and this, made for every new link. When it throws, `link` may hold part of
+    /// the path: start again from a fresh builder.
     public func link(values: [String: String], extraQuery: [(name: String, value: String)] = [], into link: inout TextBuilder) throws {
         for name in values.keys where parameter(name) == nil { throw LinkBuildError.unknown(name) }
         for parameter in parameters {

@@ -180,8 +180,8 @@ private struct Reader {
         // bytes; a string with escapes is assembled as UTF-8 bytes, its escapes encoded in place.
         // (Appending to a `String.UnicodeScalarView` cost an app open's report over 6,000
         // instructions a string.)
+        // Every escape adds at least one byte, so an empty `assembled` means none was met.
         var assembled: [UInt8] = []
-        var escaped = false
         var runStart = position
         while true {
             guard position < bytes.count else {
@@ -192,12 +192,11 @@ private struct Reader {
             case UInt8(ascii: "\""):
                 let run = bytes[runStart..<position]
                 position += 1
-                guard escaped else { return String(decoding: run, as: UTF8.self) }
+                guard !assembled.isEmpty else { return String(decoding: run, as: UTF8.self) }
                 assembled.append(contentsOf: run)
                 return String(decoding: assembled, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 assembled.append(contentsOf: bytes[runStart..<position])
-                escaped = true
                 position += 1
                 let scalar = try parseEscape()
                 UTF8.encode(scalar) { assembled.append($0) }

@@ -85,8 +85,9 @@ final class SitePages: Sendable {
     }
 
     /// The page for a request: from the cache when this site, host, language, variant and target
-    /// were answered before, else routed and made now (and kept from its second request on). `served` holds what is known of
-    /// the request so far; the page adds its client class, rule and (when it routes) the split query.
+    /// were answered before, else routed and made now (and kept from its second request on).
+    /// `served` holds what is known of the request so far; the page adds its client class, rule and
+    /// (when it routes) the split query.
     func response(for request: HTTPRequest, served: ServedRequest, classes: ClientClassCache) -> AnnotatedResponse<ServedRequest> {
         var served = served
         let language = LanguageNegotiation.choose(request.headers["Accept-Language"], available: site.languages, defaultLanguage: site.defaultLanguage)

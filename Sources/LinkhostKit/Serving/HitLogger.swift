@@ -65,8 +65,7 @@ final class HitLogger: Sendable {
         // A secret's token is asked for up to three times (the path, the query kept, the tracked
         // parameters), nearly always for the same value: it is made once.
         var lastToken: (value: String, token: String)?
-        func token(for value: String) -> String? {
-            guard let hasher else { return nil }
+        func token(for value: String, with hasher: SecretHasher) -> String {
             if let lastToken, lastToken.value == value { return lastToken.token }
             let made = hasher.token(for: value)
             lastToken = (value, made)
@@ -84,7 +83,7 @@ final class HitLogger: Sendable {
                 case .query: value = Self.formValue(of: parameter.name, in: query)
                 }
                 guard let value else { continue }
-                let token = token(for: value)
+                let token = hasher.map { token(for: value, with: $0) }
                 if secretToken == nil { secretToken = token }
                 if parameter.location == .path { replacements[parameter.name] = token.map { PercentCoding.encode($0) } ?? "-" }
             }
@@ -115,10 +114,10 @@ final class HitLogger: Sendable {
         if served.clientClass == .inAppBrowser { record.inApp = ClientClassifier.inAppBrowser(record.userAgent) }
         record.referrerHost = ReferrerHost.of(record.referrer)
         record.query = Self.loggedQuery(
-            reported == nil ? pageQuery : nil, items: query, secret: site?.secretNames ?? [], token: { token(for: $0) })
+            reported == nil ? pageQuery : nil, items: query, secret: site?.secretNames ?? [], token: { value in hasher.map { token(for: value, with: $0) } })
         record.takeParameters(
             from: Self.formItems(query, keeping: tracked, site?.secretNames ?? []), tracked: tracked, secret: site?.secretNames ?? [],
-            token: hasher == nil ? nil : { token(for: $0) ?? "" })
+            token: hasher.map { hasher in { token(for: $0, with: hasher) } })
         writer.enqueue(record)
     }
 
