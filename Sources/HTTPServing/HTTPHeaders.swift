@@ -44,6 +44,11 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.append(Field(name: name, value: value))
     }
 
+    /// Makes room for `count` fields in all, so adding them one by one allocates once.
+    public mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Replaces every field named `name` with one field holding `value`.
     public mutating func set(_ name: String, _ value: String) {
         remove(name)

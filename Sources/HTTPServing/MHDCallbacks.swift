@@ -91,9 +91,9 @@ enum MHDCallbacks {
             let head = collectHead(of: connection)
             exchange.headers = head.headers
             let fault = HeadFault.of(
-                version: version.map { String(cString: $0) } ?? "HTTP/1.1", hostFields: head.hostFields, hiddenBytesInFields: head.hiddenBytes,
+                version: version.map(text(of:)) ?? "HTTP/1.1", hostFields: head.hostFields, hiddenBytesInFields: head.hiddenBytes,
                 requestLineIntact: requestLineIsIntact(method: method, target: exchange.targetSpan, version: version))
-            let declaredLength = head.headers["Content-Length"].flatMap { Int($0) }
+            let declaredLength = head.contentLength.flatMap { Int($0) }
             switch exchange.headArrived(at: ExchangeState.monotonicNow(), declaredLength: declaredLength, limit: limit, fault: fault) {
             case .refuseMalformed(let fault):
                 return respond(server, connection, exchange, method: method, version: version, refusal: .malformed(fault))
@@ -178,12 +178,12 @@ enum MHDCallbacks {
         version: UnsafePointer<CChar>?,
         refusal: Refusal?
     ) -> MHD_Result {
-        let peer = linkhost_mhd_client_address(connection).flatMap { SocketAddressText.address($0) }
+        let peer = peerAddress(of: connection)
         let proxies = server.configuration.trustedProxies
         let request = HTTPRequest(
-            method: method.map { String(cString: $0) } ?? "GET",
+            method: method.map(text(of:)) ?? "GET",
             target: exchange.target,
-            version: version.map { String(cString: $0) } ?? "HTTP/1.1",
+            version: version.map(text(of:)) ?? "HTTP/1.1",
             headers: exchange.headers,
             clientAddress: proxies.isEmpty ? peer : proxies.clientAddress(peer: peer, headers: exchange.headers),
             body: exchange.takeBody()
@@ -211,6 +211,29 @@ enum MHDCallbacks {
         return ResponseBuilder.queue(response, on: connection)
     }
 
+    /// The connection's peer address as text, written once per connection (every request of a
+    /// keep-alive connection comes from the same peer) and kept in its state.
+    private static func peerAddress(of connection: OpaquePointer) -> String? {
+        guard let state = connectionState(connection) else {
+            return linkhost_mhd_client_address(connection).flatMap { SocketAddressText.address($0) }
+        }
+        if let known = state.peerAddress { return known }
+        let written = linkhost_mhd_client_address(connection).flatMap { SocketAddressText.address($0) }
+        state.peerAddress = written
+        return written
+    }
+
+    /// A method or version as libmicrohttpd hands it over, as text. The usual ones are compared and
+    /// given as literals, which skips decoding a C string twice a request.
+    private static func text(of cString: UnsafePointer<CChar>) -> String {
+        // Literal arguments: the compiler passes their static bytes, with nothing made at run time.
+        if strcmp(cString, "GET") == 0 { return "GET" }
+        if strcmp(cString, "HTTP/1.1") == 0 { return "HTTP/1.1" }
+        if strcmp(cString, "HEAD") == 0 { return "HEAD" }
+        if strcmp(cString, "POST") == 0 { return "POST" }
+        return String(cString: cString)
+    }
+
     /// The 413 the server sends by itself, in the client's own language: the JSON problem for a JSON
     /// body (API clients parse `{"error", "detail"}`), plain text otherwise.
     private static func payloadTooLarge(_ server: HTTPServer, _ request: HTTPRequest) -> HTTPResponse {
@@ -232,6 +255,8 @@ enum MHDCallbacks {
     private struct CollectedHead {
         var headers = HTTPHeaders()
         var hostFields = 0
+        /// The first `Content-Length` value, noted while collecting rather than looked up after.
+        var contentLength: String?
         var hiddenBytes = false
         /// Where the previous field's value ended in libmicrohttpd's buffer.
         var previousValueEnd: UnsafePointer<CChar>?
@@ -271,19 +296,26 @@ enum MHDCallbacks {
         let name = key.withMemoryRebound(to: UInt8.self, capacity: keySize) {
             String(decoding: UnsafeBufferPointer(start: $0, count: keySize), as: UTF8.self)
         }
-        if HTTPHeaders.namesMatch(name, "Host") { head.pointee.hostFields += 1 }
         let text =
             value.map { pointer in
                 pointer.withMemoryRebound(to: UInt8.self, capacity: valueSize) {
                     String(decoding: UnsafeBufferPointer(start: $0, count: valueSize), as: UTF8.self)
                 }
             } ?? ""
+        if HTTPHeaders.namesMatch(name, "Host") {
+            head.pointee.hostFields += 1
+        } else if head.pointee.contentLength == nil, HTTPHeaders.namesMatch(name, "Content-Length") {
+            head.pointee.contentLength = text
+        }
         head.pointee.headers.add(name, text)
         return MHD_Result.YES
     }
 
     private static func collectHead(of connection: OpaquePointer) -> CollectedHead {
         var head = CollectedHead()
+        // Room for a browser's usual dozen fields up front: growing from empty reallocated the
+        // list three or four times per request.
+        head.headers.reserveCapacity(16)
         withUnsafeMutablePointer(to: &head) { pointer in
             _ = MHD_get_connection_values_n(connection, MHD_ValueKind.HEADER_KIND, collectField, pointer)
         }

@@ -1,7 +1,8 @@
 import HTTPServing
-import LinkhostKit
 import TestSupport
 import Testing
+
+@testable import LinkhostKit
 
 @Suite("Host selection")
 struct SiteDirectoryTests {
@@ -26,6 +27,18 @@ struct SiteDirectoryTests {
         #expect(directory.site(forHost: host) == nil)
         let withDefault = SiteDirectory(entries: [("rowhni.com", "rowhni")], fallback: "rowhni")
         #expect(withDefault.site(forHost: host) == "rowhni")
+    }
+
+    /// Up to `listedHosts` exact hosts are compared one by one, more are looked up by hash: both
+    /// ways pick the same site for every host, listed or not.
+    @Test func aLongListPicksWhatAShortOneDoes() {
+        let hosts = (1...(SiteDirectory<String>.listedHosts + 4)).map { "site\($0).example.org" }
+        let many = SiteDirectory(entries: hosts.map { ($0, $0) }, fallback: "fallback")
+        for host in hosts + ["site0.example.org", "example.org", "site1.example.org.evil"] {
+            let few = SiteDirectory(entries: hosts.filter { $0 == host }.map { ($0, $0) }, fallback: "fallback")
+            #expect(many.site(forHost: host) == few.site(forHost: host), "\(host)")
+            #expect(many.site(forHost: host) == (hosts.contains(host) ? host : "fallback"))
+        }
     }
 
     /// One wildcard rule: the directory that picks a request's site and `SiteConfiguration.lists`

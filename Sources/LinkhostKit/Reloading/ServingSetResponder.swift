@@ -14,10 +14,10 @@ struct ServingSetResponder: HTTPResponder {
     /// of the set that answered, so a reload meanwhile does not change how the row is written).
     func respond(to request: HTTPRequest) -> AnnotatedResponse<ServedRequest> {
         let set = slot.set
-        let responder = besideHTTPS ? set.plainResponder : set.responder
         if let redirect {
+            let responder = besideHTTPS ? set.plainResponder : set.responder
             return RedirectingResponder(inner: responder, httpsPort: redirect.port).respond(to: request)
         }
-        return responder.respond(to: request)
+        return besideHTTPS ? set.plainResponder.respond(to: request) : set.responder.respond(to: request)
     }
 }

@@ -43,8 +43,9 @@ final class HitLogger: Sendable {
     }
 
     /// One row per response sent in full, made from the facts the serving path worked out
-    /// (`served`, whose client class the observer has filled in); refused reports leave none.
-    func observe(_ exchange: HTTPExchange, _ served: ServedRequest) {
+    /// (`served`) and the request's client class (the page's, or the observer's when it had none);
+    /// refused reports leave none.
+    func observe(_ exchange: HTTPExchange, _ served: ServedRequest, clientClass: ClientClass?) {
         guard exchange.wasSent, served.logged else { return }
         let request = exchange.request
         let site = served.site
@@ -105,13 +106,13 @@ final class HitLogger: Sendable {
             durationMicroseconds: Int64(exchange.durationNanoseconds / 1000),
             referrer: request.headers["Referer"],
             userAgent: request.headers["User-Agent"],
-            clientClass: served.clientClass?.rawValue,
+            clientClass: clientClass?.rawValue,
             clientAddress: settings.clientAddress.apply(to: request.clientAddress)
         )
         record.event = served.event
         record.secretToken = secretToken
         record.viewToken = served.viewToken
-        if served.clientClass == .inAppBrowser { record.inApp = ClientClassifier.inAppBrowser(record.userAgent) }
+        if clientClass == .inAppBrowser { record.inApp = ClientClassifier.inAppBrowser(record.userAgent) }
         record.referrerHost = ReferrerHost.of(record.referrer)
         record.query = Self.loggedQuery(
             reported == nil ? pageQuery : nil, items: query, secret: site?.secretNames ?? [], token: { value in hasher.map { token(for: value, with: $0) } })

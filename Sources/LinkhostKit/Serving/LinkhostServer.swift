@@ -82,13 +82,14 @@ public final class LinkhostServer: Sendable {
         self.metrics = metrics
         // Metrics and the log observe the same finished exchange and read the same facts; the
         // client class is classified here once when a page did not already, and only when wanted.
+        // It is passed beside the facts, not written into them: the exchange still shares them, so
+        // writing would copy them all (about 900 instructions a request).
         let observer: @Sendable (HTTPExchange, ServedRequest?) -> Void = { exchange, answered in
-            var served = answered ?? ServedRequest.answeredByServer(exchange)
-            if served.clientClass == nil, hitLogger != nil || served.kind == .aasa {
-                served.clientClass = clientClasses.classify(exchange.request.headers["User-Agent"])
-            }
-            metrics.observe(exchange, served)
-            hitLogger?.observe(exchange, served)
+            let served = answered ?? ServedRequest.answeredByServer(exchange)
+            let clientClass =
+                served.clientClass ?? (hitLogger != nil || served.kind == .aasa ? clientClasses.classify(exchange.request.headers["User-Agent"]) : nil)
+            metrics.observe(exchange, served, clientClass: clientClass)
+            hitLogger?.observe(exchange, served, clientClass: clientClass)
         }
 
         let base = HTTPServerConfiguration(

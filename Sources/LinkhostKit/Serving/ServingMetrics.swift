@@ -83,11 +83,11 @@ public final class ServingMetrics: Sendable {
     /// Counts one ended exchange of a public listener.
     /// Counts one ended exchange from the facts the serving path worked out (`served.clientClass`
     /// is filled in for AASA fetches).
-    func observe(_ exchange: HTTPExchange, _ served: ServedRequest) {
+    func observe(_ exchange: HTTPExchange, _ served: ServedRequest, clientClass: ClientClass?) {
         let kind = served.kind
         series(of: served.siteID ?? "").count(kind, status: exchange.status)
         latency.recordNanoseconds(exchange.durationNanoseconds)
-        if kind == .aasa, let client = Self.clientClasses.firstIndex(of: served.clientClass ?? .unknown) {
+        if kind == .aasa, let client = Self.clientClasses.firstIndex(of: clientClass ?? .unknown) {
             aasaFetches[client].increment()
         }
         if let report = Self.report(served) {

@@ -216,7 +216,7 @@ struct HitTimestampTests {
         // An exchange whose head arrived 5 s before it ended.
         logger.observe(
             HTTPExchange(request: request, status: 200, bodySize: 10, durationNanoseconds: 5_000_000_000),
-            ServedRequest(endpoint: .page, kind: .fallback))
+            ServedRequest(endpoint: .page, kind: .fallback), clientClass: nil)
         _ = logger.writer.stop()
         let row = try #require(try LogReader(databasePath: settings.databasePath).rows().first)
         #expect(row.timestampMilliseconds <= before - 4_900, "\(before - row.timestampMilliseconds) ms before the observer ran")
