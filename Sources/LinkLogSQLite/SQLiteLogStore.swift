@@ -105,7 +105,7 @@ final class SQLiteLogStore: LogStore {
                     let record = rows.baseAddress! + index
                     try bind(record)
                     _ = try insertHit.step()
-                    paired.note(record.pointee, id: connection.lastInsertedRowID)
+                    paired.note(record, id: connection.lastInsertedRowID)
                 }
             }
             for (set, grain, counts) in RollupTable.counts(of: records) {

@@ -28,16 +28,19 @@ package struct OpenCrediting {
         package var isEmpty: Bool { views.isEmpty && opens.isEmpty }
 
         /// Notes the row `id` when `record` is one that takes part in pairing.
-        package mutating func note(_ record: LogRecord, id: Int64) {
-            guard record.secretToken != nil || record.viewToken != nil else { return }
-            if record.kind == "app_open" {
+        ///
+        /// Given the record's place rather than the record: the writer notes every row it inserts,
+        /// and passing the value copied all two dozen of its fields each time.
+        package mutating func note(_ record: UnsafePointer<LogRecord>, id: Int64) {
+            guard record.pointee.secretToken != nil || record.pointee.viewToken != nil else { return }
+            if record.pointee.kind == "app_open" {
                 opens.append(id)
-            } else if record.kind == "fallback", record.status == 200 {
+            } else if record.pointee.kind == "fallback", record.pointee.status == 200 {
                 views.append(id)
             } else {
                 return
             }
-            if let token = record.viewToken { noteToken(token) }
+            if let token = record.pointee.viewToken { noteToken(token) }
         }
 
         private mutating func noteToken(_ token: String) {

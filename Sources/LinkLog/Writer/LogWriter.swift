@@ -27,7 +27,7 @@ public final class LogWriter: Sendable {
     /// Queues a record for writing. Takes a lock for an array append only. Returns `false` — and
     /// counts the record as dropped — when the queue is full, or after `stop`.
     @discardableResult
-    public func enqueue(_ record: LogRecord) -> Bool {
+    public func enqueue(_ record: consuming LogRecord) -> Bool {
         engine.enqueue(record)
     }
 
