@@ -133,6 +133,20 @@ def main():
             if unique < UNIQUE_TARGET:
                 notes.append(f"{scenario}: {unique:.2f}x linkhost's one-link page ({one_link}), target {UNIQUE_TARGET}")
 
+    # The same pairs with the hit log off (only the invitation is measured so): the page alone.
+    for scenario, one_link in ONE_LINK.items():
+        unique_off, one_off = runs.get(scenario, {}).get("linkhost-nolog"), runs.get(one_link, {}).get("linkhost-nolog")
+        if scenario in scenarios and unique_off and one_off:
+            off = {name: {
+                "rps": statistics.median(r["rps"] for r in measured),
+                "cpu_user_us": statistics.median(r["cpu_user_us"] for r in measured),
+                "cpu_system_us": statistics.median(r["cpu_system_us"] for r in measured),
+                "rounds_rps": [r["rps"] for r in measured],
+            } for name, measured in [(scenario, unique_off), (one_link, one_off)]}
+            scenarios[scenario]["linkhost_without_log"] = off[scenario]
+            scenarios[one_link]["linkhost_without_log"] = off[one_link]
+            scenarios[scenario]["unique_over_one_link_without_log"] = off[scenario]["rps"] / off[one_link]["rps"]
+
     nolog = runs.get("aasa", {}).get("linkhost-nolog")
     if nolog:
         nolog_rps = statistics.median(r["rps"] for r in nolog)
@@ -204,9 +218,15 @@ def main():
     for scenario, one_link in ONE_LINK.items():
         if "unique_over_one_link" in scenarios.get(scenario, {}):
             u, o = scenarios[scenario]["linkhost"], scenarios[one_link]["linkhost"]
-            print(f"  {scenario:<14} {u['rps']:>9,.0f} req/s ({u['cpu_user_us'] + u['cpu_system_us']:.1f} µs a request)   "
+            print(f"  {scenario:<22} {u['rps']:>9,.0f} req/s ({u['cpu_user_us'] + u['cpu_system_us']:.1f} µs a request)   "
                   f"{one_link:<7} {o['rps']:>9,.0f} req/s ({o['cpu_user_us'] + o['cpu_system_us']:.1f} µs)   "
                   f"{scenarios[scenario]['unique_over_one_link']:.2f}x (target ≥{UNIQUE_TARGET})")
+        if "unique_over_one_link_without_log" in scenarios.get(scenario, {}):
+            u, o = scenarios[scenario]["linkhost_without_log"], scenarios[one_link]["linkhost_without_log"]
+            label = f"{scenario}, log off"
+            print(f"  {label:<22} {u['rps']:>9,.0f} req/s ({u['cpu_user_us'] + u['cpu_system_us']:.1f} µs a request)   "
+                  f"{one_link:<7} {o['rps']:>9,.0f} req/s ({o['cpu_user_us'] + o['cpu_system_us']:.1f} µs)   "
+                  f"{scenarios[scenario]['unique_over_one_link_without_log']:.2f}x (the page alone)")
     print()
     print("processor time per request, µs (user + system = total), medians of the rounds")
     def cpu_cells(measured):
