@@ -137,7 +137,7 @@ enum PublicEndpoint: Sendable, Equatable {
     init(path: String) {
         // Bytes, compared lengths first: nearly every path is a page, told apart by its length
         // alone, and `==` on strings (which allows for canonical equivalence) cost about 180
-        // instructions a request. Paths are routed by their bytes everywhere else too.
+        // instructions a request.
         var path = path
         self = path.withUTF8 { bytes in
             for index in Self.fixedPaths.indices where Self.fixedPaths[index].path.count == bytes.count {

@@ -1,9 +1,10 @@
 /// Picks the site for a request's Host: exact host first, then the most specific `*.` wildcard,
 /// then the configured policy for unknown hosts.
 public struct SiteDirectory<Site: Sendable>: Sendable {
+    /// The exact hosts when there are many; empty when `fewExact` holds them.
     private let exact: [String: Site]
-    /// The exact hosts again as a list when there are few (the usual one or two sites): comparing
-    /// a short name with each costs a fraction of hashing it for the dictionary, on every request.
+    /// The exact hosts as a list when there are few (the usual one or two sites): comparing a short
+    /// name with each costs a fraction of hashing it for the dictionary, on every request.
     private let fewExact: [(host: String, site: Site)]?
     /// Wildcard suffixes (".example.com") with their site, longest first.
     private let wildcards: [(suffix: Substring, site: Site)]
@@ -22,8 +23,8 @@ public struct SiteDirectory<Site: Sendable>: Sendable {
                 exact[entry.host] = entry.site
             }
         }
-        self.exact = exact
         fewExact = exact.count <= Self.listedHosts ? exact.map { (host: $0.key, site: $0.value) } : nil
+        self.exact = fewExact == nil ? exact : [:]
         self.wildcards = wildcards.sorted { $0.suffix.utf8.count > $1.suffix.utf8.count }
         self.fallback = fallback
     }
