@@ -101,12 +101,18 @@ final class RenderedPageCache: Sendable {
     /// again is kept at its second request and answered from the cache from its third. A key is
     /// remembered by its hash in a fixed table, so a collision at worst keeps a page early or late.
     func admits(_ key: Key) -> Bool {
-        let slot = Int(UInt(bitPattern: key.fieldsHash) % UInt(Self.askedOnceSlots))
+        let slot = Self.askedOnceSlot(of: key)
         return askedOnce.withLock { table in
             if table[slot] == key.fieldsHash { return true }
             table[slot] = key.fieldsHash
             return false
         }
+    }
+
+    /// Where `admits` remembers `key`: its hash (seeded per process, as Swift's hashing is) modulo
+    /// the table's size.
+    static func askedOnceSlot(of key: Key) -> Int {
+        Int(UInt(bitPattern: key.fieldsHash) % UInt(askedOnceSlots))
     }
 
     /// The page made for exactly this target. Keys compare targets as `String`s do, which takes
