@@ -80,9 +80,8 @@ public final class ServingMetrics: Sendable {
         aasaFetches = Self.clientClasses.map { LazyCounter(Self.aasaFetchesLabel, [("client_class", $0.rawValue)], factory: factory) }
     }
 
-    /// Counts one ended exchange of a public listener.
-    /// Counts one ended exchange from the facts the serving path worked out (`served.clientClass`
-    /// is filled in for AASA fetches).
+    /// Counts one ended exchange of a public listener, from the facts the serving path worked out
+    /// and the request's client class (classified by the observer for AASA fetches).
     func observe(_ exchange: HTTPExchange, _ served: ServedRequest, clientClass: ClientClass?) {
         let kind = served.kind
         series(of: served.siteID ?? "").count(kind, status: exchange.status)
