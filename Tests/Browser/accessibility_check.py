@@ -19,6 +19,7 @@ import os
 import sys
 import time
 
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
@@ -117,11 +118,27 @@ def main():
                 def sign_in(with_token):
                     driver.get(admin + "/login")
                     driver.find_element(By.NAME, "token").send_keys(with_token)
-                    page = driver.find_element(By.TAG_NAME, "html")
+                    # Mark the document that is clicked: the page the form's answer loads is a new
+                    # document without the mark.
+                    driver.execute_script("window.linkhostSignInClicked = true")
                     driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
-                    # The click only starts the form's navigation: wait until the sign-in page that
-                    # was clicked is gone, so the next step sees the answer (or the cookie it set).
-                    WebDriverWait(driver, 60).until(expected_conditions.staleness_of(page))
+
+                    def answered(d):
+                        # The click only starts the form's navigation: wait until the clicked page is
+                        # gone and its answer has loaded, so the next step sees the answer (or the
+                        # cookie it set). Selenium's staleness_of asks the old element, and mid-way
+                        # through a navigation Chromium answers that with a plain WebDriverException
+                        # ("Node with given id does not belong to the document") rather than a stale
+                        # reference, so the question is asked of the document, and an error while it
+                        # is being replaced means "not yet".
+                        try:
+                            return d.execute_script(
+                                "return window.linkhostSignInClicked === undefined"
+                                " && document.readyState === 'complete'")
+                        except WebDriverException:
+                            return False
+
+                    WebDriverWait(driver, 60).until(answered)
 
                 run("sign-in-refused", "desktop", lambda: sign_in("not-the-token-at-all"))
                 sign_in(token)
