@@ -3,8 +3,9 @@ import LinkLog
 import PercentCoding
 import Synchronization
 
-/// The token of one fallback page view (`lh_view`): 96 random bits written as 16 URL-safe base64
-/// characters (RFC 4648 §5), nothing derived from the visitor or the request. The page puts it on
+/// The token of one fallback page view (`lh_view`): 16 URL-safe base64 characters (RFC 4648 §5),
+/// the time it was made to 1/64 s in the first 6 and 60 random bits in the other 10, nothing
+/// derived from the visitor or the request (see `ViewTokenSource` for why time leads). The page puts it on
 /// every hand-off to the app (the open button's URL, the copied link, Google Play's install
 /// referrer, the Android intent link, the desktop QR code); the app reports it back with the open
 /// (`POST /v1/opens`), which is then paired with exactly that view — no fingerprint involved.
@@ -12,7 +13,7 @@ enum ViewToken {
     /// The query parameter that carries a token.
     static let parameterName = "lh_view"
 
-    /// Characters in a token: 96 bits in base64 need exactly 16.
+    /// Characters in a token: 6 of time and 10 random (60 bits).
     static let length = 16
 
     /// Whether `text` is a token as linkhost writes them: exactly 16 characters of the URL-safe
@@ -130,14 +131,26 @@ enum ViewToken {
         }
     }
 
-    /// The URL-safe base64 alphabet (RFC 4648 §5), by value.
-    fileprivate static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    /// The URL-safe base64 alphabet (RFC 4648 §5) in the order of its bytes, so that tokens sort
+    /// (byte by byte, as SQLite and PostgreSQL compare `view_token`) in the order of their values.
+    fileprivate static let alphabet = Array("-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz".utf8)
 }
 
-/// Makes view tokens from the kernel's random generator (`/dev/urandom`), read a few kilobytes at
-/// a time: a system call per page view would cost more than the rest of the token, and the bytes
-/// are as unpredictable held here as anywhere in the process. (`getrandom(2)` is the same generator
-/// but is not exposed to Swift by Glibc's module.)
+/// Makes view tokens: the time to 1/64 s, then 60 bits from the kernel's random generator
+/// (`/dev/urandom`), read a few kilobytes at a time: a system call per page view would cost more
+/// than the rest of the token, and the bytes are as unpredictable held here as anywhere in the
+/// process. (`getrandom(2)` is the same generator but is not exposed to Swift by Glibc's module.)
+///
+/// Time leads because every view's row enters the log's index of view tokens (`hits_view_token`):
+/// a wholly random token lands on a random page of that B-tree, which the writer then writes to
+/// the WAL and again at the checkpoint — one page a view, the larger part of the writer's time a
+/// row (measured in docs/performance.md). Tokens made in the same moment sit side by side, so a
+/// batch of views fills a few pages at the index's end. What the first 6 characters tell a holder
+/// of the link — when its page was viewed, to 1/64 s — is in the view's log row anyway. 60 random
+/// bits keep a token unguessable: the token pairs an open with a view (it grants nothing), and even
+/// knowing a view's moment, hitting its token takes ~2^59 guessed reports against the reports'
+/// rate limit of 10 a second per client network; two tokens of one 1/64 s are the same about once
+/// in 2^61 pairs.
 final class ViewTokenSource: Sendable {
     private struct Pool {
         var bytes = [UInt8](repeating: 0, count: 4096)
@@ -146,11 +159,20 @@ final class ViewTokenSource: Sendable {
     }
 
     private let pool = Mutex(Pool())
+    /// Milliseconds since the Unix epoch (injected by tests).
+    private let clock: @Sendable () -> Int64
 
     /// The process's source, which every site's pages share (one open device for the process).
     static let shared = ViewTokenSource()
 
-    init() {}
+    /// 2025-01-01T00:00:00Z, where the time in tokens starts; 36 bits of 1/64 s last 34 years from
+    /// there. After that the time wraps to 0: nothing reads a time out of a token, its order only
+    /// keeps the index's writes together, and one wrap in 2059 costs one scattered moment.
+    static let epochMilliseconds: Int64 = 1_735_689_600_000
+
+    init(clock: @escaping @Sendable () -> Int64 = LogRecord.currentTimeMilliseconds) {
+        self.clock = clock
+    }
 
     deinit {
         pool.withLock { pool in
@@ -160,27 +182,26 @@ final class ViewTokenSource: Sendable {
 
     /// A fresh token.
     func make() -> String {
-        // 12 random bytes, 3 at a time into 4 characters of 6 bits each.
-        var random: (UInt64, UInt32) = (0, 0)
+        var random: UInt64 = 0
         pool.withLock { pool in
-            if pool.next + 12 > pool.bytes.count {
+            if pool.next + 8 > pool.bytes.count {
                 Self.refill(&pool)
                 pool.next = 0
             }
-            pool.bytes.withUnsafeBytes { bytes in
-                random.0 = bytes.loadUnaligned(fromByteOffset: pool.next, as: UInt64.self)
-                random.1 = bytes.loadUnaligned(fromByteOffset: pool.next + 8, as: UInt32.self)
+            pool.bytes.withUnsafeBytes { bytes in random = bytes.loadUnaligned(fromByteOffset: pool.next, as: UInt64.self) }
+            pool.next += 8
+        }
+        let time = UInt64(max(0, clock() - Self.epochMilliseconds)) * 64 / 1000
+        return String(unsafeUninitializedCapacity: ViewToken.length) { token in
+            // 6 characters of time, most significant first, then 10 of 6 random bits each.
+            for index in 0..<6 { token[index] = ViewToken.alphabet[Int((time >> UInt64(30 - 6 * index)) & 63)] }
+            var bits = random
+            for index in 6..<ViewToken.length {
+                token[index] = ViewToken.alphabet[Int(bits & 63)]
+                bits >>= 6
             }
-            pool.next += 12
+            return ViewToken.length
         }
-        var bits = random.0
-        var token = [UInt8](repeating: 0, count: ViewToken.length)
-        for index in 0..<ViewToken.length {
-            if index == 10 { bits |= UInt64(random.1) << 4 }
-            token[index] = ViewToken.alphabet[Int(bits & 63)]
-            bits >>= 6
-        }
-        return String(decoding: token, as: UTF8.self)
     }
 
     /// Fills the pool from `/dev/urandom`, which never blocks once the kernel's generator was

@@ -5,6 +5,7 @@ import LinkLogSQLite
 import LinkRules
 import Logging
 import OrderedJSON
+import Synchronization
 import TestSupport
 import Testing
 
@@ -37,12 +38,14 @@ struct ViewTokenTests {
     }
 
     @Test func tokensAreSixteenURLSafeCharactersOfFreshRandomness() {
-        let source = ViewTokenSource()
+        let source = ViewTokenSource(clock: { ViewTokenSource.epochMilliseconds + 86_400_000 })
         let tokens = (0..<20_000).map { _ in source.make() }
         #expect(tokens.allSatisfy(ViewToken.isWellFormed))
         #expect(Set(tokens).count == tokens.count)
-        // Every character of the alphabet turns up, in each position: no bits are left fixed.
-        for position in [0, 9, 10, 15] {
+        // Made at one moment, every token starts with the same 6 characters of time; every
+        // character of the alphabet turns up in each of the 10 random positions.
+        #expect(Set(tokens.map { $0.prefix(6) }).count == 1)
+        for position in 6..<16 {
             let seen = Set(tokens.map { Array($0.utf8)[position] })
             #expect(seen.count == 64, "position \(position): \(seen.count) characters")
         }
@@ -50,6 +53,30 @@ struct ViewTokenTests {
         for bad in ["AZaz09-_AZaz09-", "AZaz09-_AZaz09-_A", "AZaz09+/AZaz09==", "AZaz09-_AZaz09-é", "", "AZaz09-_AZaz09-\u{0}"] {
             #expect(!ViewToken.isWellFormed(bad), "\(bad)")
         }
+    }
+
+    /// Tokens sort (byte by byte, as the log's index compares them) in the order they were made, so
+    /// a batch of views' rows writes the index's last pages rather than one random page each.
+    @Test func tokensSortInTheOrderTheyWereMade() {
+        let now = Mutex(ViewTokenSource.epochMilliseconds)
+        let source = ViewTokenSource(clock: { now.withLock { $0 } })
+        // The first 1/64 s, then steps across every digit of the time's characters: 16 ms, a
+        // minute, a day, a year, and the last moment before the time wraps (2059).
+        let steps: [Int64] = [0, 16, 1_000, 60_000, 86_400_000, 365 * 86_400_000, 30 * 365 * 86_400_000, 1_073_741_823_985]
+        var made: [String] = []
+        for step in steps {
+            now.withLock { $0 = ViewTokenSource.epochMilliseconds + step }
+            made.append(source.make())
+        }
+        #expect(made.first?.prefix(6) == "------")
+        #expect(made.last?.prefix(6) == "zzzzzz")
+        for (earlier, later) in zip(made, made.dropFirst()) {
+            #expect(Array(earlier.utf8).lexicographicallyPrecedes(Array(later.utf8)), "\(earlier) before \(later)")
+            #expect(earlier.prefix(6) != later.prefix(6))
+        }
+        // A clock before the epoch makes the earliest time rather than a negative one.
+        now.withLock { $0 = 0 }
+        #expect(source.make().prefix(6) == "------")
     }
 
     @Test func aTokenIsAddedToALinksQueryAndTakenOutOfOneAsSent() {
