@@ -19,11 +19,20 @@ public struct LinkRouter: Sendable {
     public let passThrough: [LinkParameter]
     /// Each rule's query parameters, worked out once (routing runs for every new link).
     private let queryParameters: [[LinkParameter]]
+    /// For each rule, whether the rule before it has the same path template and case rule: its
+    /// path matches exactly when that one's did, so it is not matched again (a forum's seven rules
+    /// on `/showthread.php` match the path once a link, not seven times).
+    private let sharesPathWithPrevious: [Bool]
 
     public init(rules: [LinkRule], passThrough: [LinkParameter] = []) {
         self.rules = rules
         self.passThrough = passThrough
         queryParameters = rules.map(\.queryParameters)
+        var shares = [Bool](repeating: false, count: rules.count)
+        for index in rules.indices.dropFirst() {
+            shares[index] = rules[index].path == rules[index - 1].path && rules[index].caseSensitive == rules[index - 1].caseSensitive
+        }
+        sharesPathWithPrevious = shares
     }
 
     /// The rule named `name`.
@@ -40,9 +49,12 @@ public struct LinkRouter: Sendable {
         // Rules are reached by index, not copied out of the array: a rule is a large value, and
         // every rule whose path matches is tried for every new link.
         var closest: (index: Int, unmet: Int, problem: LinkProblem, captures: [String: String])?
+        // The previous rule's path match, for a rule that shares its path.
+        var previousCaptures: [String: String]?
         for index in rules.indices {
             let caseSensitive = rules[index].caseSensitive
-            guard let rawCaptures = rules[index].path.match(rawPath: rawPath, caseSensitive: caseSensitive) else { continue }
+            if !sharesPathWithPrevious[index] { previousCaptures = rules[index].path.match(rawPath: rawPath, caseSensitive: caseSensitive) }
+            guard let rawCaptures = previousCaptures else { continue }
             let unmet = unmetConstraints(queryParameters: queryParameters[index], caseSensitive: caseSensitive, in: query)
             if let first = unmet.first {
                 if closest == nil || unmet.count < closest!.unmet {
@@ -85,8 +97,10 @@ public struct LinkRouter: Sendable {
     }
 
     /// Whether a query item's name is `name` (without case for case-insensitive rules).
-    private static func named(_ item: (name: String, value: String), _ name: String, caseSensitive: Bool) -> Bool {
-        caseSensitive ? item.name == name : item.name.lowercased() == name.lowercased()
+    /// Takes the item's name alone: passing the whole item copied (retained and released) its
+    /// value too, for every pair of rule parameter and query item a new link is routed through.
+    private static func named(_ itemName: String, _ name: String, caseSensitive: Bool) -> Bool {
+        caseSensitive ? itemName == name : itemName.lowercased() == name.lowercased()
     }
 
     /// The AASA-level constraints the query does not meet: how many, and the first in parameter
@@ -107,8 +121,9 @@ public struct LinkRouter: Sendable {
             case .fixed(let expected):
                 var found = false
                 var allEqual = true
-                for item in query where Self.named(item, name, caseSensitive: caseSensitive) {
+                for index in query.indices where Self.named(query[index].name, name, caseSensitive: caseSensitive) {
                     found = true
+                    let item = query[index]
                     if caseSensitive ? item.value != expected : item.value.lowercased() != expected.lowercased() { allEqual = false }
                 }
                 if !found {
@@ -117,16 +132,16 @@ public struct LinkRouter: Sendable {
                     unmet(.wrongValue(parameter: name, expected: expected))
                 }
             case .absent:
-                if query.contains(where: { Self.named($0, name, caseSensitive: caseSensitive) && !$0.value.isEmpty }) {
+                if query.indices.contains(where: { Self.named(query[$0].name, name, caseSensitive: caseSensitive) && !query[$0].value.isEmpty }) {
                     unmet(.unexpected(parameter: name))
                 }
             case .typed(_, let required):
                 if required {
                     var found = false
                     var anyEmpty = false
-                    for item in query where Self.named(item, name, caseSensitive: caseSensitive) {
+                    for index in query.indices where Self.named(query[index].name, name, caseSensitive: caseSensitive) {
                         found = true
-                        if item.value.isEmpty { anyEmpty = true }
+                        if query[index].value.isEmpty { anyEmpty = true }
                     }
                     if !found || anyEmpty { unmet(.missing(parameter: name)) }
                 }
@@ -153,7 +168,7 @@ public struct LinkRouter: Sendable {
                 // The first non-empty value; another, different one makes the link ambiguous.
                 var first: String?
                 var repeated = false
-                for item in query where !item.value.isEmpty && Self.named(item, parameter.name, caseSensitive: rule.caseSensitive) {
+                for item in query where !item.value.isEmpty && Self.named(item.name, parameter.name, caseSensitive: rule.caseSensitive) {
                     if let first { repeated = repeated || item.value != first } else { first = item.value }
                 }
                 guard let first else { continue }

@@ -474,9 +474,9 @@ final class SitePages: Sendable {
         }
         var url = origin()
         do {
-            try rule.link(values: values, extraQuery: extraQuery, into: &url)
+            try rule.link(checkedValues: values, extraQuery: extraQuery, into: &url)
         } catch {
-            // A link whose values do not make a link (the router let them through, so only an
+            // A link whose values do not make a link (the router checked them, so only an
             // unexpected rule) shows the rule's pattern rather than nothing.
             url = origin()
             url.append(rule.path.aasaPattern)
