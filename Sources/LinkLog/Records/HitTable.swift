@@ -42,7 +42,7 @@ package enum HitTable {
         // There for the funnel's pairing, not for reading: listed only when asked for by name.
         Column("secret", \.secretToken, since: 4, listing: .onRequest(.normal)),
         Column(keptByWriter: "view_id", .bigInteger, since: 6),
-        // A random token per view, which pairs the view with an app open exactly.
+        // A token per view, which pairs the view with an app open exactly.
         Column("view_token", \.viewToken, since: 8, listing: .onRequest(.normal)),
     ]
 

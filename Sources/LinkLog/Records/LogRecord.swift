@@ -53,7 +53,7 @@ public struct LogRecord: Sendable {
     /// `SecretHasher` token; `nil` when the link had none. Kept so an AASA change can be checked
     /// against the links people used (`check --against-log`): rules differ by their query items.
     public var query: String?
-    /// The view token (`lh_view`): for a fallback view, the random token its page handed to the app;
+    /// The view token (`lh_view`): for a fallback view, the token its page handed to the app;
     /// for an app open, the token the app reported. An open is paired with the view of its token.
     public var viewToken: String?
     /// For requests from a browser inside another app, which app (`instagram`, `facebook`, …, from
