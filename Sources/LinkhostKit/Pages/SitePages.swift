@@ -273,8 +273,15 @@ final class SitePages: Sendable {
             values[.copyValue] = handOff
         }
         if rule.continueOnWeb, let base = site.webBaseURL {
-            let query = page.rawQuery.map { $0.isEmpty ? "" : "?" + PercentCoding.encode($0, .pathAndQuery) } ?? ""
-            values[.webURL] = base + PercentCoding.encode(request.rawPath, .pathAndQuery) + query
+            // In one builder: joining encoded pieces with `+` made a string for each piece and each join.
+            var web = TextBuilder(capacity: base.utf8.count + request.rawPath.utf8.count + (page.rawQuery?.utf8.count ?? 0) + 16)
+            web.append(base)
+            web.append(percentEncoding: request.rawPath, .pathAndQuery)
+            if let rawQuery = page.rawQuery, !rawQuery.isEmpty {
+                web.append(ascii: UInt8(ascii: "?"))
+                web.append(percentEncoding: rawQuery, .pathAndQuery)
+            }
+            values[.webURL] = web.text
         }
         return values
     }
