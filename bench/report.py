@@ -64,6 +64,22 @@ def parse_ab(output):
     }
 
 
+def summarized(measured):
+    """One server's rounds of one scenario: medians of the rates, latencies and processor times,
+    totals of the counts."""
+    return {
+        "rps": statistics.median(r["rps"] for r in measured),
+        "p50_ms": statistics.median(r["p50_ms"] for r in measured),
+        "p99_ms": statistics.median(r["p99_ms"] for r in measured),
+        "requests": sum(r["requests"] for r in measured),
+        "non2xx": sum(r["non2xx"] for r in measured),
+        "socket_errors": sum(r["socket_errors"] for r in measured),
+        "rounds_rps": [r["rps"] for r in measured],
+        "cpu_user_us": statistics.median(r["cpu_user_us"] for r in measured),
+        "cpu_system_us": statistics.median(r["cpu_system_us"] for r in measured),
+    }
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("results")
@@ -93,20 +109,7 @@ def main():
 
     rows, notes, scenarios = [], [], {}
     for scenario in [name for name in ["aasa", "page", "page-no-keepalive", "page-unique", "invite", "invite-unique"] if name in runs]:
-        summary = {}
-        for server in ["linkhost", "nginx"]:
-            measured = runs[scenario][server]
-            summary[server] = {
-                "rps": statistics.median(r["rps"] for r in measured),
-                "p50_ms": statistics.median(r["p50_ms"] for r in measured),
-                "p99_ms": statistics.median(r["p99_ms"] for r in measured),
-                "requests": sum(r["requests"] for r in measured),
-                "non2xx": sum(r["non2xx"] for r in measured),
-                "socket_errors": sum(r["socket_errors"] for r in measured),
-                "rounds_rps": [r["rps"] for r in measured],
-                "cpu_user_us": statistics.median(r["cpu_user_us"] for r in measured),
-                "cpu_system_us": statistics.median(r["cpu_system_us"] for r in measured),
-            }
+        summary = {server: summarized(runs[scenario][server]) for server in ["linkhost", "nginx"]}
         ratio = summary["linkhost"]["rps"] / summary["nginx"]["rps"]
         target = TARGETS[scenario]
         summary["ratio"] = ratio
@@ -137,24 +140,16 @@ def main():
     for scenario, one_link in ONE_LINK.items():
         unique_off, one_off = runs.get(scenario, {}).get("linkhost-nolog"), runs.get(one_link, {}).get("linkhost-nolog")
         if scenario in scenarios and unique_off and one_off:
-            off = {name: {
-                "rps": statistics.median(r["rps"] for r in measured),
-                "cpu_user_us": statistics.median(r["cpu_user_us"] for r in measured),
-                "cpu_system_us": statistics.median(r["cpu_system_us"] for r in measured),
-                "rounds_rps": [r["rps"] for r in measured],
-            } for name, measured in [(scenario, unique_off), (one_link, one_off)]}
-            scenarios[scenario]["linkhost_without_log"] = off[scenario]
-            scenarios[one_link]["linkhost_without_log"] = off[one_link]
-            scenarios[scenario]["unique_over_one_link_without_log"] = off[scenario]["rps"] / off[one_link]["rps"]
+            scenarios[scenario]["linkhost_without_log"] = summarized(unique_off)
+            scenarios[one_link]["linkhost_without_log"] = summarized(one_off)
+            scenarios[scenario]["unique_over_one_link_without_log"] = (
+                scenarios[scenario]["linkhost_without_log"]["rps"] / scenarios[one_link]["linkhost_without_log"]["rps"])
 
     nolog = runs.get("aasa", {}).get("linkhost-nolog")
     if nolog:
-        nolog_rps = statistics.median(r["rps"] for r in nolog)
-        scenarios["aasa"]["linkhost_without_log"] = {
-            "rps": nolog_rps, "ratio": nolog_rps / scenarios["aasa"]["nginx"]["rps"],
-            "cpu_user_us": statistics.median(r["cpu_user_us"] for r in nolog),
-            "cpu_system_us": statistics.median(r["cpu_system_us"] for r in nolog),
-        }
+        nolog_summary = summarized(nolog)
+        nolog_rps = nolog_summary["rps"]
+        scenarios["aasa"]["linkhost_without_log"] = dict(nolog_summary, ratio=nolog_rps / scenarios["aasa"]["nginx"]["rps"])
         if not scenarios["aasa"]["meets_ratio"]:
             aasa = scenarios["aasa"]
             notes.append(f"aasa: with the hit log off linkhost serves {nolog_rps:,.0f} req/s ({nolog_rps / aasa['nginx']['rps']:.2f}x nginx); "
