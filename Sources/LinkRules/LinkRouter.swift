@@ -123,8 +123,8 @@ public struct LinkRouter: Sendable {
                 var allEqual = true
                 for index in query.indices where Self.named(query[index].name, name, caseSensitive: caseSensitive) {
                     found = true
-                    let item = query[index]
-                    if caseSensitive ? item.value != expected : item.value.lowercased() != expected.lowercased() { allEqual = false }
+                    let value = query[index].value
+                    if caseSensitive ? value != expected : value.lowercased() != expected.lowercased() { allEqual = false }
                 }
                 if !found {
                     unmet(.missing(parameter: name))

@@ -5,8 +5,8 @@ import Synchronization
 
 /// The token of one fallback page view (`lh_view`): 16 URL-safe base64 characters (RFC 4648 §5),
 /// the time it was made to 1/64 s in the first 6 and 60 random bits in the other 10, nothing
-/// derived from the visitor or the request (see `ViewTokenSource` for why time leads). The page puts it on
-/// every hand-off to the app (the open button's URL, the copied link, Google Play's install
+/// derived from the visitor or the request (`ViewTokenSource` says why time leads). The page puts
+/// it on every hand-off to the app (the open button's URL, the copied link, Google Play's install
 /// referrer, the Android intent link, the desktop QR code); the app reports it back with the open
 /// (`POST /v1/opens`), which is then paired with exactly that view — no fingerprint involved.
 enum ViewToken {
@@ -145,12 +145,13 @@ enum ViewToken {
 /// a wholly random token lands on a random page of that B-tree, which the writer then writes to
 /// the WAL and again at the checkpoint — one page a view, the larger part of the writer's time a
 /// row (measured in docs/performance.md). Tokens made in the same moment sit side by side, so a
-/// batch of views fills a few pages at the index's end. What the first 6 characters tell a holder
-/// of the link — when its page was viewed, to 1/64 s — is in the view's log row anyway. 60 random
-/// bits keep a token unguessable: the token pairs an open with a view (it grants nothing), and even
-/// knowing a view's moment, hitting its token takes ~2^59 guessed reports against the reports'
-/// rate limit of 10 a second per client network; two tokens of one 1/64 s are the same about once
-/// in 2^61 pairs.
+/// batch of views fills a few pages at the index's end. The first 6 characters tell whoever holds
+/// the link (a friend it was copied to, too) when its page was viewed, to 1/64 s: decided
+/// acceptable, since such a link comes from the person who viewed it, and the token says only when
+/// they looked, nothing of who they are or where from. 60 random bits keep a token unguessable:
+/// it pairs an open with a view (it grants nothing), and even knowing a view's moment, hitting its
+/// token takes ~2^59 guessed reports against the reports' rate limit of 10 a second per client
+/// network; two tokens of one 1/64 s are the same about once in 2^61 pairs.
 final class ViewTokenSource: Sendable {
     private struct Pool {
         var bytes = [UInt8](repeating: 0, count: 4096)
