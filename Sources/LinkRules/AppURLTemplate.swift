@@ -66,9 +66,14 @@ public struct AppURLTemplate: Sendable, Equatable, CustomStringConvertible {
     /// All placeholders.
     public var placeholders: [String] { TextTemplate.placeholders(in: text) }
 
+    /// The app URL for the decoded values of a dictionary (see `expand(_:extraQuery:)`).
+    public func expand(_ values: [String: String], extraQuery: [(name: String, value: String)] = []) -> String? {
+        expand(LinkValues(values), extraQuery: extraQuery)
+    }
+
     /// The app URL for decoded `values`, with `extraQuery` items (pass-through parameters such as
     /// `noseen=1`) appended; `nil` when a required value is missing.
-    public func expand(_ values: [String: String], extraQuery: [(name: String, value: String)] = []) -> String? {
+    public func expand(_ values: LinkValues, extraQuery: [(name: String, value: String)] = []) -> String? {
         for name in requiredPlaceholders where (values[name] ?? "").isEmpty { return nil }
         // Every value percent-encoded as it is placed; items joined by `&` after one `?`.
         var url = TextBuilder(capacity: text.utf8.count + 32)

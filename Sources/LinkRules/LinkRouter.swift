@@ -152,8 +152,8 @@ public struct LinkRouter: Sendable {
 
     /// Type checks after a match, and the app URL.
     private func check(_ rule: LinkRule, rawCaptures: [String: String], query: [(name: String, value: String)]) -> RouteResult {
-        // Sized once for every parameter: growing from empty rehashed on the second insert.
-        var values = [String: String](minimumCapacity: rule.parameters.count)
+        // Sized once for every parameter: growing from empty copied the list on the second insert.
+        var values = LinkValues(minimumCapacity: rule.parameters.count)
         for parameter in rule.parameters {
             switch parameter.location {
             case .path:

@@ -39,13 +39,13 @@ extension LinkRule {
             }
             guard type.accepts(value) else { throw LinkBuildError.malformed(parameter.name, type) }
         }
-        try self.link(checkedValues: values, extraQuery: extraQuery, into: &link)
+        try self.link(checkedValues: LinkValues(values), extraQuery: extraQuery, into: &link)
     }
 
     /// Appends `path?query` for values already checked against this rule: a `LinkMatch`'s, which
     /// routing checked (a page's canonical URL, made for every new link, so they are not checked a
     /// second time). Throws only when a path placeholder has no value.
-    public func link(checkedValues values: [String: String], extraQuery: [(name: String, value: String)] = [], into link: inout TextBuilder) throws {
+    public func link(checkedValues values: LinkValues, extraQuery: [(name: String, value: String)] = [], into link: inout TextBuilder) throws {
         guard path.expand(values, into: &link) else {
             throw LinkBuildError.missing(path.placeholderNames.first { (values[$0] ?? "").isEmpty } ?? "?")
         }

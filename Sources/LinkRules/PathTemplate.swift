@@ -127,13 +127,13 @@ public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
     /// Builds a path from decoded values (percent-encoding each); `nil` if one is missing.
     public func expand(_ values: [String: String]) -> String? {
         var path = TextBuilder()
-        guard expand(values, into: &path) else { return nil }
+        guard expand(LinkValues(values), into: &path) else { return nil }
         return path.text
     }
 
     /// Appends the path built from decoded `values` (see `expand(_:)`); false, having appended part
     /// of it, if a value is missing.
-    public func expand(_ values: [String: String], into path: inout TextBuilder) -> Bool {
+    public func expand(_ values: LinkValues, into path: inout TextBuilder) -> Bool {
         var empty = true
         for piece in pieces {
             switch piece {

@@ -13,7 +13,7 @@ public enum RouteResult: Sendable, Equatable {
 public struct LinkMatch: Sendable, Equatable {
     public var rule: LinkRule
     /// Decoded values of the rule's parameters that the link carries (fixed ones included).
-    public var values: [String: String]
+    public var values: LinkValues
     /// Site-wide pass-through parameters present and valid (`noseen=1`), in link order.
     public var passThrough: [PassThroughValue]
     /// The custom-scheme URL for the app.
@@ -22,7 +22,7 @@ public struct LinkMatch: Sendable, Equatable {
     /// secrets replaced without matching it again.
     public var captures: [String: String]
 
-    public init(rule: LinkRule, values: [String: String], passThrough: [PassThroughValue], appURL: String, captures: [String: String] = [:]) {
+    public init(rule: LinkRule, values: LinkValues, passThrough: [PassThroughValue], appURL: String, captures: [String: String] = [:]) {
         self.rule = rule
         self.values = values
         self.passThrough = passThrough

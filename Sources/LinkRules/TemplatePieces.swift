@@ -33,7 +33,7 @@ public struct TemplatePieces: Sendable {
 
     /// Appends the text with each placeholder replaced by `values[name]` (percent-encoded for a URL
     /// when `percentEncoded`); a name without a value stays as written.
-    public func fill(_ values: [String: String], percentEncoded: Bool = false, into result: inout TextBuilder) {
+    public func fill(_ values: LinkValues, percentEncoded: Bool = false, into result: inout TextBuilder) {
         for piece in pieces {
             switch piece {
             case .literal(let text): result.append(text)
@@ -50,9 +50,14 @@ public struct TemplatePieces: Sendable {
     }
 
     /// The text filled with `values` (see `fill(_:percentEncoded:into:)`).
-    public func filled(_ values: [String: String], percentEncoded: Bool = false) -> String {
+    public func filled(_ values: LinkValues, percentEncoded: Bool = false) -> String {
         var result = TextBuilder(capacity: literalCount + 16 * pieces.count)
         fill(values, percentEncoded: percentEncoded, into: &result)
         return result.text
+    }
+
+    /// The text filled with the values of a dictionary (see `fill(_:percentEncoded:into:)`).
+    public func filled(_ values: [String: String], percentEncoded: Bool = false) -> String {
+        filled(LinkValues(values), percentEncoded: percentEncoded)
     }
 }

@@ -471,7 +471,7 @@ final class SitePages: Sendable {
     /// The universal link rebuilt from the rule and its checked values followed by `extraQuery`:
     /// with the pass-through items only, what the Smart App Banner hands the app and what link
     /// previews show (no UTM or tracking items).
-    private func canonicalLink(rule: LinkRule, values: [String: String], extraQuery: [(name: String, value: String)], host: String) -> String {
+    private func canonicalLink(rule: LinkRule, values: LinkValues, extraQuery: [(name: String, value: String)], host: String) -> String {
         func origin() -> TextBuilder {
             var url = TextBuilder(capacity: 160)
             url.append(publicScheme)
