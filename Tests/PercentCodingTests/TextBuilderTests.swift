@@ -28,4 +28,22 @@ struct TextBuilderTests {
             #expect(builder.text == PercentCoding.encode(every, set))
         }
     }
+
+    @Test func textsTakenOneAfterAnotherStartEmpty() {
+        var builder = TextBuilder(capacity: 8)
+        builder.append("Thread 1, page 2")
+        #expect(builder.takeText() == "Thread 1, page 2")
+        #expect(builder.isEmpty)
+        var url = "awful://threads/1#top"
+        url.withUTF8 { bytes in
+            builder.append(utf8: UnsafeBufferPointer(rebasing: bytes[..<17]))
+            builder.append(ascii: UInt8(ascii: "?"))
+            builder.append(utf8: UnsafeBufferPointer(rebasing: bytes[17...]))
+        }
+        #expect(builder.takeText() == "awful://threads/1?#top")
+        builder.append("partial")
+        builder.removeAll()
+        #expect(builder.isEmpty)
+        #expect(builder.takeText().isEmpty)
+    }
 }

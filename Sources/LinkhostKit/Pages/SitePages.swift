@@ -237,13 +237,26 @@ final class SitePages: Sendable {
         let language = page.language
         var values = PageValues()
         let texts = ruleTexts[rule.name]?[language] ?? RuleTexts(rule: rule, language: language, defaultLanguage: site.defaultLanguage)
-        let heading = texts.title?.filled(match.values) ?? rule.name
+        // The page's texts are made one after another in this builder (`takeText`).
+        var text = TextBuilder(capacity: 512)
+        var heading = rule.name
+        if let title = texts.title {
+            title.fill(match.values, into: &text)
+            heading = text.takeText()
+        }
         let passThrough = match.passThrough.map { (name: $0.name, value: $0.value) }
-        let link = canonicalLink(rule: rule, values: match.values, extraQuery: passThrough, host: page.host)
-        let handOff = token.map { ViewToken.adding($0, to: link) } ?? link
+        let link = canonicalLink(rule: rule, values: match.values, extraQuery: passThrough, host: page.host, in: &text)
+        var handOff = link
+        if let token {
+            ViewToken.add(token, to: link, in: &text)
+            handOff = text.takeText()
+        }
         values[.heading] = heading
-        values[.documentTitle] = documentTitle(heading)
-        values[.summary] = texts.summary?.filled(match.values)
+        values[.documentTitle] = documentTitle(heading, in: &text)
+        if let summary = texts.summary {
+            summary.fill(match.values, into: &text)
+            values[.summary] = text.takeText()
+        }
         values[.canonicalURL] = link
         switch page.variant {
         // On Android the button opens the app through the link itself: an app that verified its
@@ -252,7 +265,13 @@ final class SitePages: Sendable {
             let store = playStoreURL(page: page, token: token)
             values[.storeURL] = store
             values[.openURL] = openURL(handOff, page: page, fallbackURL: store)
-        case .standard: values[.openURL] = token.map { ViewToken.adding($0, to: match.appURL) } ?? match.appURL
+        case .standard:
+            if let token {
+                ViewToken.add(token, to: match.appURL, in: &text)
+                values[.openURL] = text.takeText()
+            } else {
+                values[.openURL] = match.appURL
+            }
         // On a computer the code is the way to the app (the custom scheme would do nothing there).
         case .desktop:
             if let (svg, qrLink) = qrCode(match, page: page, token: token) {
@@ -261,27 +280,25 @@ final class SitePages: Sendable {
             }
         }
         if let appStoreID = site.app.appStoreID {
-            var banner = TextBuilder(capacity: 32 + appStoreID.utf8.count + handOff.utf8.count)
-            banner.append("app-id=")
-            banner.append(appStoreID)
-            banner.append(", app-argument=")
-            banner.append(handOff)
-            values[.banner] = banner.text
+            text.append("app-id=")
+            text.append(appStoreID)
+            text.append(", app-argument=")
+            text.append(handOff)
+            values[.banner] = text.takeText()
         }
         if let parameter = rule.parameters.first(where: { $0.isCopyable && match.values[$0.name] != nil }), let code = match.values[parameter.name] {
             values[.copyCode] = code
             values[.copyValue] = handOff
         }
         if rule.continueOnWeb, let base = site.webBaseURL {
-            // In one builder: joining encoded pieces with `+` made a string for each piece and each join.
-            var web = TextBuilder(capacity: base.utf8.count + request.rawPath.utf8.count + (page.rawQuery?.utf8.count ?? 0) + 16)
-            web.append(base)
-            web.append(percentEncoding: request.rawPath, .pathAndQuery)
+            // In the builder: joining encoded pieces with `+` made a string for each piece and each join.
+            text.append(base)
+            text.append(percentEncoding: request.rawPath, .pathAndQuery)
             if let rawQuery = page.rawQuery, !rawQuery.isEmpty {
-                web.append(ascii: UInt8(ascii: "?"))
-                web.append(percentEncoding: rawQuery, .pathAndQuery)
+                text.append(ascii: UInt8(ascii: "?"))
+                text.append(percentEncoding: rawQuery, .pathAndQuery)
             }
-            values[.webURL] = web.text
+            values[.webURL] = text.takeText()
         }
         return values
     }
@@ -290,7 +307,8 @@ final class SitePages: Sendable {
         var values = PageValues()
         let heading = strings.text("bad_link_title", page.language, problemWords(rule, problem, language: page.language).values)
         values[.heading] = heading
-        values[.documentTitle] = documentTitle(heading)
+        var text = TextBuilder(capacity: heading.utf8.count + 64)
+        values[.documentTitle] = documentTitle(heading, in: &text)
         if page.variant != .desktop { values[.openURL] = openURL("\(site.app.scheme)://", page: page) }
         return values
     }
@@ -299,7 +317,8 @@ final class SitePages: Sendable {
         var values = PageValues()
         let heading = strings.text("not_found_title", page.language)
         values[.heading] = heading
-        values[.documentTitle] = documentTitle(heading)
+        var text = TextBuilder(capacity: heading.utf8.count + 64)
+        values[.documentTitle] = documentTitle(heading, in: &text)
         if page.variant != .desktop { values[.openURL] = openURL("\(site.app.scheme)://", page: page) }
         return values
     }
@@ -472,32 +491,37 @@ final class SitePages: Sendable {
     /// with the pass-through items only, what the Smart App Banner hands the app and what link
     /// previews show (no UTM or tracking items).
     private func canonicalLink(rule: LinkRule, values: LinkValues, extraQuery: [(name: String, value: String)], host: String) -> String {
-        func origin() -> TextBuilder {
-            var url = TextBuilder(capacity: 160)
-            url.append(publicScheme)
-            url.append("://")
-            url.append(host)
-            return url
-        }
-        var url = origin()
+        var text = TextBuilder(capacity: 160)
+        return canonicalLink(rule: rule, values: values, extraQuery: extraQuery, host: host, in: &text)
+    }
+
+    /// The canonical link (see above), made in `text`, which it leaves empty.
+    private func canonicalLink(
+        rule: LinkRule, values: LinkValues, extraQuery: [(name: String, value: String)], host: String, in text: inout TextBuilder
+    ) -> String {
+        text.append(publicScheme)
+        text.append("://")
+        text.append(host)
         do {
-            try rule.link(checkedValues: values, extraQuery: extraQuery, into: &url)
+            try rule.link(checkedValues: values, extraQuery: extraQuery, into: &text)
         } catch {
             // A link whose values do not make a link (the router checked them, so only an
             // unexpected rule) shows the rule's pattern rather than nothing.
-            url = origin()
-            url.append(rule.path.aasaPattern)
+            text.removeAll()
+            text.append(publicScheme)
+            text.append("://")
+            text.append(host)
+            text.append(rule.path.aasaPattern)
         }
-        return url.text
+        return text.takeText()
     }
 
-    /// The page's `<title>`: its heading, then the app's name.
-    private func documentTitle(_ heading: String) -> String {
-        var title = TextBuilder(capacity: heading.utf8.count + 4 + site.app.name.utf8.count)
-        title.append(heading)
-        title.append(" · ")
-        title.append(site.app.name)
-        return title.text
+    /// The page's `<title>`: its heading, then the app's name (made in `text`, which it leaves empty).
+    private func documentTitle(_ heading: String, in text: inout TextBuilder) -> String {
+        text.append(heading)
+        text.append(" · ")
+        text.append(site.app.name)
+        return text.takeText()
     }
 }
 

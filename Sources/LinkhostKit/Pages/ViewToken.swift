@@ -40,44 +40,29 @@ enum ViewToken {
 
     /// `url` with `lh_view=token` added to its query (before a fragment, if it has one).
     static func adding(_ token: String, to url: String) -> String {
-        // Over the bytes with integer offsets (`?`, `&` and `#` are ASCII), and the result written
-        // in one piece: a page makes this string for every view, several times, and walking
-        // `String.UTF8View` by its indices, then appending piece by piece, cost several times as much.
+        var text = TextBuilder(capacity: url.utf8.count + itemPrefix.utf8.count + token.utf8.count + 1)
+        add(token, to: url, in: &text)
+        return text.text
+    }
+
+    /// Appends `url` with `lh_view=token` added to its query (see `adding`): a page makes this
+    /// string for every view, twice, in the builder its other texts are made in. Over the bytes
+    /// (`?`, `&` and `#` are ASCII): walking `String.UTF8View` by its indices, then appending piece by
+    /// piece to a string, cost several times as much.
+    static func add(_ token: String, to url: String, in text: inout TextBuilder) {
         var url = url
-        var token = token
-        var item = itemPrefix
-        return url.withUTF8 { bytes in
+        url.withUTF8 { bytes in
             let hash = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
             let base = UnsafeBufferPointer(rebasing: bytes[..<hash])
-            let separator: UInt8? =
-                if !base.contains(UInt8(ascii: "?")) {
-                    UInt8(ascii: "?")
-                } else if let last = base.last, last == UInt8(ascii: "?") || last == UInt8(ascii: "&") {
-                    nil
-                } else {
-                    UInt8(ascii: "&")
-                }
-            return token.withUTF8 { token in
-                item.withUTF8 { item in
-                    let count = bytes.count + (separator == nil ? 0 : 1) + item.count + token.count
-                    return String(unsafeUninitializedCapacity: count) { output in
-                        var written = 0
-                        func put(_ piece: UnsafeBufferPointer<UInt8>) {
-                            _ = UnsafeMutableBufferPointer(rebasing: output[written...]).initialize(fromContentsOf: piece)
-                            written += piece.count
-                        }
-                        put(base)
-                        if let separator {
-                            output[written] = separator
-                            written += 1
-                        }
-                        put(item)
-                        put(token)
-                        put(UnsafeBufferPointer(rebasing: bytes[hash...]))
-                        return written
-                    }
-                }
+            text.append(utf8: base)
+            if !base.contains(UInt8(ascii: "?")) {
+                text.append(ascii: UInt8(ascii: "?"))
+            } else if let last = base.last, last != UInt8(ascii: "?"), last != UInt8(ascii: "&") {
+                text.append(ascii: UInt8(ascii: "&"))
             }
+            text.append(itemPrefix)
+            text.append(token)
+            text.append(utf8: UnsafeBufferPointer(rebasing: bytes[hash...]))
         }
     }
 
