@@ -74,7 +74,12 @@ public struct LinkRouter: Sendable {
     public static func queryItems(_ rawQuery: String?) -> [(name: String, value: String)] {
         guard var rawQuery, !rawQuery.isEmpty else { return [] }
         return rawQuery.withUTF8 { bytes in
+            // Room for every item at once (one more than the `&`s): growing from empty reallocated
+            // the list for the second and third item of nearly every link.
+            var separators = 0
+            for byte in bytes where byte == UInt8(ascii: "&") { separators += 1 }
             var items: [(name: String, value: String)] = []
+            items.reserveCapacity(separators + 1)
             var start = 0
             while start < bytes.count {
                 var end = start
