@@ -48,24 +48,29 @@ public struct LinkRouter: Sendable {
     public func route(rawPath: String, query: [(name: String, value: String)]) -> RouteResult {
         // Rules are reached by index, not copied out of the array: a rule is a large value, and
         // every rule whose path matches is tried for every new link.
-        var closest: (index: Int, unmet: Int, problem: LinkProblem, captures: [String: String])?
+        // The closest rule's problem is worked out only if no rule matches: most links match one,
+        // after several rules that made a problem only to drop it.
+        var closest: (index: Int, unmet: Int, captures: [String: String])?
         // The previous rule's path match, for a rule that shares its path.
         var previousCaptures: [String: String]?
         for index in rules.indices {
             let caseSensitive = rules[index].caseSensitive
             if !sharesPathWithPrevious[index] { previousCaptures = rules[index].path.match(rawPath: rawPath, caseSensitive: caseSensitive) }
             guard let rawCaptures = previousCaptures else { continue }
-            let unmet = unmetConstraints(queryParameters: queryParameters[index], caseSensitive: caseSensitive, in: query)
-            if let first = unmet.first {
-                if closest == nil || unmet.count < closest!.unmet {
-                    closest = (index, unmet.count, first, rawCaptures)
+            let unmet = unmetConstraints(queryParameters: queryParameters[index], caseSensitive: caseSensitive, in: query, describing: false).count
+            if unmet > 0 {
+                if closest == nil || unmet < closest!.unmet {
+                    closest = (index, unmet, rawCaptures)
                 }
                 continue
             }
             return check(rules[index], rawCaptures: rawCaptures, query: query)
         }
-        if let closest { return .badLink(rule: rules[closest.index], problem: closest.problem, captures: closest.captures) }
-        return .noRule
+        guard let closest else { return .noRule }
+        let rule = rules[closest.index]
+        let unmet = unmetConstraints(queryParameters: queryParameters[closest.index], caseSensitive: rule.caseSensitive, in: query, describing: true)
+        // The rule has unmet constraints (that is how it became the closest), so `first` is there.
+        return .badLink(rule: rule, problem: unmet.first ?? .missing(parameter: "?"), captures: closest.captures)
     }
 
     /// Query items as sent (not decoded); an item without `=` has an empty value, as AASA reads it.
@@ -108,16 +113,16 @@ public struct LinkRouter: Sendable {
         caseSensitive ? itemName == name : itemName.lowercased() == name.lowercased()
     }
 
-    /// The AASA-level constraints the query does not meet: how many, and the first in parameter
-    /// order as a problem. Runs for every rule whose path matches a new link, so it looks at the
-    /// items in place, copying nothing.
+    /// The AASA-level constraints the query does not meet: how many, and when `describing`, the
+    /// first in parameter order as a problem. Runs for every rule whose path matches a new link, so
+    /// it looks at the items in place, copying nothing.
     private func unmetConstraints(
-        queryParameters: [LinkParameter], caseSensitive: Bool, in query: [(name: String, value: String)]
+        queryParameters: [LinkParameter], caseSensitive: Bool, in query: [(name: String, value: String)], describing: Bool
     ) -> (first: LinkProblem?, count: Int) {
         var first: LinkProblem?
         var count = 0
         func unmet(_ problem: @autoclosure () -> LinkProblem) {
-            if first == nil { first = problem() }
+            if describing, first == nil { first = problem() }
             count += 1
         }
         for index in queryParameters.indices {
