@@ -35,14 +35,14 @@ public enum ParameterType: String, Sendable, CaseIterable {
     public func accepts(_ value: String) -> Bool {
         switch self {
         case .id:
-            return (1...18).contains(value.utf8.count) && value.utf8.allSatisfy(Self.isDigit)
+            return (1...18).contains(value.utf8.count) && Self.allBytes(of: value, satisfy: Self.isDigit)
         case .page:
             if value == "last" || value == "unread" { return true }
-            guard (1...5).contains(value.utf8.count), value.utf8.allSatisfy(Self.isDigit), let number = Int(value) else { return false }
+            guard (1...5).contains(value.utf8.count), Self.allBytes(of: value, satisfy: Self.isDigit), let number = Int(value) else { return false }
             return number >= 1
         case .inviteCode:
             return (4...32).contains(value.utf8.count)
-                && value.utf8.allSatisfy { Self.isASCIILetterOrDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+                && Self.allBytes(of: value) { Self.isASCIILetterOrDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
         case .slug:
             return (1...100).contains(value.count)
                 && value.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.~".unicodeScalars.contains($0) }
@@ -51,6 +51,12 @@ public enum ParameterType: String, Sendable, CaseIterable {
         case .flag:
             return value == "0" || value == "1"
         }
+    }
+
+    /// Whether every UTF-8 byte of `value` satisfies `test`, read in place: every new link's values
+    /// are checked, and walking `String.UTF8View` cost about 300 instructions a value.
+    private static func allBytes(of value: String, satisfy test: (UInt8) -> Bool) -> Bool {
+        value.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(test) } ?? value.utf8.allSatisfy(test)
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
