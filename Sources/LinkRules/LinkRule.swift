@@ -78,6 +78,10 @@ public struct LinkRule: Sendable, Equatable {
         box = LinkRuleFields.Box(fields)
     }
 
+    /// The same for a rule and its copies (they share their fields' box), so that what is worked
+    /// out once per rule at load is found for a routed link without hashing the rule's name.
+    package var identity: ObjectIdentifier { ObjectIdentifier(box) }
+
     /// The parameter named `name`.
     public func parameter(_ name: String) -> LinkParameter? { parameters.first { $0.name == name } }
 

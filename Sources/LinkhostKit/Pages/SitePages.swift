@@ -33,8 +33,9 @@ final class SitePages: Sendable {
     private let personalHeaders: [String: CheckedHeaders]
     /// Where the view tokens come from.
     private let tokens: ViewTokenSource
-    /// Each rule's heading and summary in each of the site's languages, split at their placeholders.
-    private let ruleTexts: [String: [String: RuleTexts]]
+    /// Each rule's heading and summary in each of the site's languages (in `site.languages` order),
+    /// split at their placeholders; by the rule's identity, which is cheaper to hash than its name.
+    private let ruleTexts: [ObjectIdentifier: [RuleTexts]]
 
     /// `qrCodes` may be shared by every site of a server (keyed by link, which does not depend on
     /// the site).
@@ -75,11 +76,14 @@ final class SitePages: Sendable {
         }
         self.headers = headers
         self.personalHeaders = personalHeaders
-        var ruleTexts: [String: [String: RuleTexts]] = [:]
-        for rule in site.router.rules where ruleTexts[rule.name] == nil {
-            var texts: [String: RuleTexts] = [:]
-            for language in site.languages { texts[language] = RuleTexts(rule: rule, language: language, defaultLanguage: site.defaultLanguage) }
-            ruleTexts[rule.name] = texts
+        // A rule gets the texts of the first rule of its name, as when they were found by name.
+        var textsByName: [String: [RuleTexts]] = [:]
+        var ruleTexts: [ObjectIdentifier: [RuleTexts]] = [:]
+        for rule in site.router.rules {
+            let texts =
+                textsByName[rule.name] ?? site.languages.map { RuleTexts(rule: rule, language: $0, defaultLanguage: site.defaultLanguage) }
+            textsByName[rule.name] = texts
+            ruleTexts[rule.identity] = texts
         }
         self.ruleTexts = ruleTexts
     }
@@ -236,7 +240,9 @@ final class SitePages: Sendable {
         let rule = match.rule
         let language = page.language
         var values = PageValues()
-        let texts = ruleTexts[rule.name]?[language] ?? RuleTexts(rule: rule, language: language, defaultLanguage: site.defaultLanguage)
+        let texts =
+            site.languages.firstIndex(of: language).flatMap { ruleTexts[rule.identity]?[$0] }
+            ?? RuleTexts(rule: rule, language: language, defaultLanguage: site.defaultLanguage)
         // The page's texts are made one after another in this builder (`takeText`).
         var text = TextBuilder(capacity: 512)
         var heading = rule.name
