@@ -46,4 +46,23 @@ struct TextBuilderTests {
         #expect(builder.isEmpty)
         #expect(builder.takeText().isEmpty)
     }
+
+    @Test func aCopyKeepsItsTextWhenTheOtherGrows() {
+        var first = TextBuilder(capacity: 1)
+        first.append("abc")
+        var second = first
+        second.append(ascii: UInt8(ascii: "d"))
+        first.append(percentEncoding: "e f")
+        #expect(first.text == "abce%20f")
+        #expect(second.text == "abcd")
+        var third = second
+        #expect(third.takeText() == "abcd")
+        #expect(third.isEmpty && second.text == "abcd")
+        let long = String(repeating: "0123456789", count: 50) + "日本"
+        for piece in long.split(separator: "5") {
+            third.append(String(piece))
+            third.append(ascii: UInt8(ascii: "5"))
+        }
+        #expect(third.text == long + "5")
+    }
 }
