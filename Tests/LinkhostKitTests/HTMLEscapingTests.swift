@@ -20,7 +20,7 @@ struct HTMLEscapingTests {
     }
 
     @Test func everySpecialByteIsFoundFirstAndCountedAtEveryOffset() {
-        for special in ["&", "<", ">", "\"", "'", "é", "日", "=", "?", "&<", "'\u{301}"] {
+        for special in ["&", "<", ">", "\"", "'", "é", "日", "=", "?", "#", "#&", "&<", "'\u{301}"] {
             for length in 0...20 {
                 for offset in 0...length {
                     var text = String(repeating: "a", count: length)
