@@ -77,8 +77,8 @@ public struct LinkRouter: Sendable {
     /// Split as `QueryString` splits with `.asWritten` (on the byte `&`, empty pieces skipped, the
     /// name ending at the first `=`), over the query's contiguous bytes: this runs for every new link.
     public static func queryItems(_ rawQuery: String?) -> [(name: String, value: String)] {
-        guard var rawQuery, !rawQuery.isEmpty else { return [] }
-        return rawQuery.withUTF8 { bytes in
+        guard let rawQuery, !rawQuery.isEmpty else { return [] }
+        return rawQuery.withContiguousUTF8 { bytes in
             // Room for every item at once (one more than the `&`s): growing from empty reallocated
             // the list for the second and third item of nearly every link.
             var separators = 0

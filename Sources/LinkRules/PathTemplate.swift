@@ -83,8 +83,7 @@ public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
         // compared in place, without copying the path or making a dictionary, as every rule whose
         // query may match is tried for every new link.
         if pieces.count == 1, case .literal(let literal) = pieces[0] {
-            var text = rawPath
-            return text.withUTF8 { bytes in Self.normalizedEquals(bytes, literal, caseSensitive: caseSensitive) } ? [:] : nil
+            return rawPath.withContiguousUTF8 { bytes in Self.normalizedEquals(bytes, literal, caseSensitive: caseSensitive) } ? [:] : nil
         }
         return matchCountingSteps(rawPath: rawPath, caseSensitive: caseSensitive).captures
     }

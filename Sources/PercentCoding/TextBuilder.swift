@@ -33,8 +33,7 @@ public struct TextBuilder: @unchecked Sendable {
 
     /// Appends `text` as it is.
     public mutating func append(_ text: String) {
-        var text = text
-        text.withUTF8 { append(utf8: $0) }
+        text.withContiguousUTF8 { append(utf8: $0) }
     }
 
     /// Appends UTF-8 bytes as they are (valid UTF-8, as a template's literal text is).
@@ -65,8 +64,7 @@ public struct TextBuilder: @unchecked Sendable {
     /// Appends `text` with every byte `set` does not keep written as `%HH`, as
     /// `PercentCoding.encode(_:_:)` writes it.
     public mutating func append(percentEncoding text: String, _ set: PercentCoding.EncodeSet = .component) {
-        var text = text
-        text.withUTF8 { source in
+        func place(_ source: UnsafeBufferPointer<UInt8>) {
             let escapes = PercentCoding.escapeCount(source, set)
             guard escapes > 0 else {
                 append(utf8: source)
@@ -76,6 +74,7 @@ public struct TextBuilder: @unchecked Sendable {
             let output = appendUninitialized(count)
             _ = PercentCoding.writeEncoded(source, set, to: UnsafeMutableBufferPointer(start: output, count: count))
         }
+        text.withContiguousUTF8(place)
     }
 
     /// Makes room for `count` more bytes at the end and counts them in; where they go, for the

@@ -1,4 +1,5 @@
 import Glibc
+import PercentCoding
 import Synchronization
 
 /// A page rendered once with a marker in place of each value that varies from link to link, then
@@ -95,9 +96,9 @@ struct PageSkeleton: Sendable {
                 var cleanPrefix = 0
                 if let twin = hole.earlierTwin {
                     size = placed[twin].placed.count
-                } else if var value = values[hole.slot] {
+                } else if let value = values[hole.slot] {
                     if hole.escaped {
-                        (size, cleanPrefix) = value.withUTF8(HTMLEscaping.measure)
+                        (size, cleanPrefix) = value.withContiguousUTF8(HTMLEscaping.measure)
                     } else {
                         size = value.utf8.count
                     }
@@ -120,8 +121,8 @@ struct PageSkeleton: Sendable {
                     if size > 0 {
                         if let twin = hole.earlierTwin {
                             (base + written).initialize(from: base + placed[twin].placed.lowerBound, count: size)
-                        } else if var value = values[hole.slot] {
-                            value.withUTF8 { bytes in
+                        } else if let value = values[hole.slot] {
+                            value.withContiguousUTF8 { bytes in
                                 if hole.escaped {
                                     HTMLEscaping.write(bytes, cleanPrefix: placed[index].cleanPrefix, to: base + written)
                                 } else {
@@ -252,8 +253,7 @@ struct PageValues: Sendable {
 enum HTMLEscaping {
     /// The size of `text` escaped.
     static func escapedCount(_ text: String) -> Int {
-        var text = text
-        return text.withUTF8 { measure($0).count }
+        text.withContiguousUTF8 { measure($0).count }
     }
 
     /// The size of `bytes` escaped, and how many bytes lead up to the first that needs escaping (all
@@ -346,8 +346,7 @@ enum HTMLEscaping {
 
     /// `text` escaped, as bytes.
     static func bytes(_ text: String) -> [UInt8] {
-        var text = text
-        return text.withUTF8 { bytes in
+        text.withContiguousUTF8 { bytes in
             let (count, cleanPrefix) = measure(bytes)
             return [UInt8](unsafeUninitializedCapacity: count) { output, written in
                 if let base = output.baseAddress { write(bytes, cleanPrefix: cleanPrefix, to: base) }

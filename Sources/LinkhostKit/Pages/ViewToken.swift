@@ -50,8 +50,7 @@ enum ViewToken {
     /// (`?`, `&` and `#` are ASCII), searched with `memchr`: walking `String.UTF8View` by its
     /// indices cost several times as much, and a loop testing each byte about 500 instructions a URL.
     static func add(_ token: String, to url: String, in text: inout TextBuilder) {
-        var url = url
-        url.withUTF8 { bytes in
+        url.withContiguousUTF8 { bytes in
             // An empty URL gets the item alone, as it would without `memchr`.
             guard let start = bytes.baseAddress else {
                 text.append(ascii: UInt8(ascii: "?"))
