@@ -3,7 +3,7 @@
 
 Pairing an app open that reports a code but no view token asks for the latest view of that code,
 site and rule in the week before the open (`OpenCrediting.latestView`). The log answers it through
-the B-tree `hits_secret_time`; the sorted runs measured in docs/performance.md ("The runs, built
+the B-tree `hits_view_secret`; the sorted runs measured in docs/performance.md ("The runs, built
 and measured") answer it by taking each run's latest matching view (a walk of the run's key
 backwards from the open's time) and the latest of those. This builds a SQLite file of VIEWS views,
 each with its own code, split into RUNS runs (alternating two tables, as the runs shape keeps even

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Pages written per log row for three shapes of an index of rows by a random key.
 
-The log's index of views by code (`hits_secret_time`) gets each new code's keyed hash at a random
-place, so each row dirties a leaf page of its own. This measures, on a SQLite file shaped like the
-log (a rowid table with ~330-byte rows), what a row costs in WAL frames (pages written) with
+The log's index of views by code (`hits_view_secret`; `hits_secret_time` before schema 9) gets each
+new code's keyed hash at a random place, so each row dirties a leaf page of its own. This measures,
+on a SQLite file shaped like the log (a rowid table with ~330-byte rows), what a row costs in WAL
+frames (pages written) with
 
   none    no index (the table alone),
   index   a B-tree index on (key, time), as the log has now,

@@ -8,7 +8,7 @@ import LinkLog
 /// migrate once. A test checks that a database migrated from version 5 and a new one are the same.
 public enum PostgreSQLLogSchema {
     /// The schema this build writes and reads.
-    public static let currentVersion = 8
+    public static let currentVersion = 9
 
     /// The current schema, derived from the declarations of the tables (`HitTable`, the rollups'
     /// `RollupTableSet` and `CreditTable`): what a new database is made with (`meta` is made first,
@@ -110,6 +110,14 @@ public enum PostgreSQLLogSchema {
                 "CREATE INDEX hits_view_token ON hits (view_token) WHERE kind = 'fallback' AND view_token IS NOT NULL",
                 "CREATE INDEX hits_open_token ON hits (view_token, ts_ms) WHERE kind = 'app_open' AND view_token IS NOT NULL",
                 "CREATE INDEX hits_bypass_time ON hits (ts_ms) WHERE kind = 'app_open' AND event = 'custom-scheme' AND view_id IS NOT NULL",
+            ]
+        ),
+        // As SQLite's version 9: the index of rows by code holds views alone.
+        (
+            9,
+            [
+                "DROP INDEX hits_secret_time",
+                "CREATE INDEX hits_view_secret ON hits (secret, ts_ms) WHERE kind = 'fallback' AND status = 200 AND secret IS NOT NULL",
             ]
         ),
     ]

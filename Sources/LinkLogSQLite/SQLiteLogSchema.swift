@@ -180,6 +180,17 @@ public enum SQLiteLogSchema {
                 """)
             try RollupBuilder(connection: connection).rebuildCreditsInCurrentTransaction()
         },
+        // Version 9: the index of rows by code holds views alone (fallback pages served with 200),
+        // the only rows the pairing looks a code up among. App opens with a code entered it too,
+        // beside the index of app opens by code: for each open of a new code, a second random leaf
+        // written.
+        Migration(version: 9) { connection in
+            try connection.execute(
+                """
+                DROP INDEX hits_secret_time;
+                CREATE INDEX hits_view_secret ON hits (secret, ts_ms) WHERE kind = 'fallback' AND status = 200 AND secret IS NOT NULL;
+                """)
+        },
     ]
 
     /// A rollup table and the index the writer finds a key's row by (`SQLiteLogStore`), which also
