@@ -116,7 +116,7 @@ public enum PostgreSQLLogSchema {
         (
             9,
             [
-                "DROP INDEX hits_secret_time",
+                "DROP INDEX IF EXISTS hits_secret_time",
                 "CREATE INDEX hits_view_secret ON hits (secret, ts_ms) WHERE kind = 'fallback' AND status = 200 AND secret IS NOT NULL",
             ]
         ),

@@ -187,7 +187,7 @@ public enum SQLiteLogSchema {
         Migration(version: 9) { connection in
             try connection.execute(
                 """
-                DROP INDEX hits_secret_time;
+                DROP INDEX IF EXISTS hits_secret_time;
                 CREATE INDEX hits_view_secret ON hits (secret, ts_ms) WHERE kind = 'fallback' AND status = 200 AND secret IS NOT NULL;
                 """)
         },
