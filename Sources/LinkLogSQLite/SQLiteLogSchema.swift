@@ -181,9 +181,10 @@ public enum SQLiteLogSchema {
             try RollupBuilder(connection: connection).rebuildCreditsInCurrentTransaction()
         },
         // Version 9: the index of rows by code holds views alone (fallback pages served with 200),
-        // the only rows the pairing looks a code up among. App opens with a code entered it too,
-        // beside the index of app opens by code: for each open of a new code, a second random leaf
-        // written.
+        // the only rows the pairing looks a code up among. With app opens in it, an open of a code
+        // opened many times before walked back over all those opens to reach a view (a writer at
+        // one open a second for a much-opened code), and each open of a new code wrote a second
+        // random leaf beside the one in the index of app opens by code.
         Migration(version: 9) { connection in
             try connection.execute(
                 """

@@ -48,15 +48,15 @@ package enum HitTable {
 
     /// The indexes. They span columns and most hold only some rows, so they are declared beside the
     /// columns rather than as a mark on one: the time index serves time ranges (the cut hours at the
-    /// ends of a statistic's range, listings); the views by code the funnel's pairing by code; the
+    /// ends of a statistic's range, listings); the one of views by code the pairing by code; the
     /// two of app opens alone the pairing's lookups from a view (`OpenCrediting`), and `hits_view`
     /// the opens credited to a view. Rows without a value stay out of an index that never looks
     /// them up: every index a row enters costs the writer about as much as the row itself.
     package static let indexes: [Index] = [
         Index("hits_time", on: ["ts_ms"]),
-        // Views alone: the pairing looks a code up among views only, and an app open with a code,
-        // which is in `hits_open_secret` already, entered this one too — a random leaf for each
-        // open of a new code (schema version 9).
+        // Views alone (schema version 9): the pairing looks a code up among views only. With app
+        // opens in it too, an open of a code opened many times before walked back over all those
+        // opens to reach a view, and each open of a new code wrote a second random leaf.
         Index("hits_view_secret", on: ["secret", "ts_ms"], where: "kind = 'fallback' AND status = 200 AND secret IS NOT NULL"),
         Index("hits_open_time", on: ["ts_ms"], where: "kind = 'app_open' AND secret IS NOT NULL"),
         Index("hits_view", on: ["view_id"], where: "view_id IS NOT NULL"),
