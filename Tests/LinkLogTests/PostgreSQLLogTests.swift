@@ -376,6 +376,32 @@ struct PostgreSQLLogTests {
             "only after migrating: \(migratedSchema.filter { !newSchema.contains($0) }); only when new: \(newSchema.filter { !migratedSchema.contains($0) })")
     }
 
+    @Test("a version 8 log whose index of views by code was built ahead, concurrently, migrates keeping it")
+    func indexBuiltAheadIsKept() throws {
+        let server = try TemporaryPostgreSQL()
+        let database = LogDatabaseLocator.database(at: server.url)
+        let connection = try database.openConnection(readOnly: false)
+        let newSchema = try Self.schema(connection)
+        // Back to version 8, with a view to index.
+        for statement in [
+            "DROP INDEX hits_view_secret", "CREATE INDEX hits_secret_time ON hits (secret, ts_ms) WHERE secret IS NOT NULL",
+            "UPDATE meta SET value = 8 WHERE key = 'schema_version'",
+        ] {
+            try connection.execute(statement, [])
+        }
+        try connection.execute(
+            """
+            INSERT INTO hits (ts_ms, site, host, method, path, kind, rule, status, duration_us, secret)
+            VALUES (1793527200000, 'rowhni', 'rowhni.com', 'GET', '/addfriend', 'fallback', 'addfriend', 200, 120, 'hmac:0011223344556677')
+            """, [])
+        // What docs/fleet.md has a fleet run before upgrading: the index built without holding off writes.
+        let ahead = try #require(HitTable.indexes.first { $0.name == "hits_view_secret" }).createSQL
+        try connection.execute(ahead.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX CONCURRENTLY IF NOT EXISTS "), [])
+        let migrated = try database.openConnection(readOnly: false)
+        #expect(try migrated.queryInteger("SELECT value FROM meta WHERE key = 'schema_version'") == Int64(PostgreSQLLogSchema.currentVersion))
+        #expect(try Self.schema(migrated) == newSchema)
+    }
+
     /// Everything PostgreSQL says about a database's tables, one line per fact: the version, the
     /// columns (`information_schema.columns`), the constraints and the indexes (`pg_indexes`).
     static func schema(_ connection: any LogSQLConnection) throws -> [String] {
