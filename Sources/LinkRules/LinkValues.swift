@@ -1,7 +1,7 @@
 /// The decoded values of a link's parameters by name, kept as a short list of pairs: a link has a
 /// handful, and comparing a few short names costs less than hashing one (a page for a new link
 /// looked its values up about a dozen times, each lookup a hash of the name).
-public struct LinkValues: Sendable, Equatable {
+public struct LinkValues: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     private var pairs: [(name: String, value: String)] = []
 
     /// No values, with room for `minimumCapacity` before the list grows.
@@ -12,6 +12,11 @@ public struct LinkValues: Sendable, Equatable {
     /// The values of `dictionary`.
     public init(_ dictionary: [String: String]) {
         pairs = dictionary.map { (name: $0.key, value: $0.value) }
+    }
+
+    /// Values written out (`["threadid": "456"]`); a name given twice keeps its last value.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        for (name, value) in elements { self[name] = value }
     }
 
     /// The value named `name`; setting one replaces the value of that name, and `nil` removes it.

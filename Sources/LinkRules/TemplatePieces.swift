@@ -55,9 +55,4 @@ public struct TemplatePieces: Sendable {
         fill(values, percentEncoded: percentEncoded, into: &result)
         return result.text
     }
-
-    /// The text filled with the values of a dictionary (see `fill(_:percentEncoded:into:)`).
-    public func filled(_ values: [String: String], percentEncoded: Bool = false) -> String {
-        filled(LinkValues(values), percentEncoded: percentEncoded)
-    }
 }

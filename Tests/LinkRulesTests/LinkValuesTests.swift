@@ -34,5 +34,9 @@ struct LinkValuesTests {
         second["a"] = nil
         #expect(first != second)
         #expect(LinkValues() == LinkValues([:]))
+        // Written out, as tests and callers with fixed values do; a repeated name keeps its last.
+        #expect(["a": "1", "b": "2"] as LinkValues == first)
+        let repeated: LinkValues = ["a": "0", "b": "2", "a": "1"]
+        #expect(repeated == first && repeated.count == 2)
     }
 }

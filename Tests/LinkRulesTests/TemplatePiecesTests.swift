@@ -21,9 +21,9 @@ struct TemplatePiecesTests {
         let values = ["a": "x&y", "b": "", "ab": "é/ü", "a b": "1", "{a": "?"]
         for text in Self.texts(seed: 7, count: 5000) + ["Thread {threadid}", "{", "}", "{}", "{a}{b}", "x{a{b}y", "{ab}}"] {
             let pieces = TemplatePieces(text)
-            #expect(pieces.filled(values) == TextTemplate.fill(text, with: values), "\(text)")
+            #expect(pieces.filled(LinkValues(values)) == TextTemplate.fill(text, with: values), "\(text)")
             let encoded = values.mapValues { PercentCoding.encode($0) }
-            #expect(pieces.filled(values, percentEncoded: true) == TextTemplate.fill(text, with: encoded), "\(text)")
+            #expect(pieces.filled(LinkValues(values), percentEncoded: true) == TextTemplate.fill(text, with: encoded), "\(text)")
         }
     }
 
