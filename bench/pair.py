@@ -30,14 +30,10 @@ import subprocess
 import tempfile
 import time
 
+from instructions import free_port
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENARIOS = ["invite", "invite-unique", "open-same", "open-unique"]
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def writer_seconds(pid):
