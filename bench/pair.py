@@ -16,6 +16,11 @@ Scenarios: `invite` (one invitation link every time), `invite-unique` (a new cod
 `open-same` and `open-unique` (`POST /v1/opens` reporting an invitation link, one code or a new one
 each time, with a throwaway ingest key).
 
+It needs wrk and release builds to compare, for example:
+
+    bash scripts/ensure-packages.sh wrk
+    swift build -c release --scratch-path .build-release --product linkhost --static-swift-stdlib
+    cp .build-release/release/linkhost /tmp/linkhost-new   # then build the other commit the same way
     python3 bench/pair.py --seconds 6 --rounds 2 BUILD_A BUILD_B
     python3 bench/pair.py --scenarios open-same,open-unique .build-release/release/linkhost /tmp/old-linkhost
 """
