@@ -66,7 +66,6 @@ public struct AppURLTemplate: Sendable, Equatable, CustomStringConvertible {
     /// All placeholders.
     public var placeholders: [String] { TextTemplate.placeholders(in: text) }
 
-
     /// The app URL for decoded `values`, with `extraQuery` items (pass-through parameters such as
     /// `noseen=1`) appended; `nil` when a required value is missing.
     public func expand(_ values: LinkValues, extraQuery: [(name: String, value: String)] = []) -> String? {
