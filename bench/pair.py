@@ -6,10 +6,12 @@ Each build serves the shipped config with the log on, into a fresh SQLite file o
 free port of 127.0.0.1; then, for every round and scenario, wrk runs against each build in turn
 (the order alternating by round, so neither always gets the warmer machine). After each run the
 script waits for the log to take in what was answered, then prints the requests a second, the
-rows the run added and the writer thread's user + system time (`/proc/<pid>/task/<tid>/stat` of
-the thread named `linkhost-log`) divided by them: on two cores shared with wrk, requests a second
-move by a fifth between runs of one build, the writer's time per row by much less, so that is the
-figure to compare a change to the log with. The log grows from run to run, as it does in a real
+rows the run added, the log's user + system time (`/proc/<pid>/task/<tid>/stat` of the writer
+thread, `linkhost-log`, and of the thread that checkpoints its WAL, `linkhost-wal`) and the bytes
+the server had written to the disk (`write_bytes` of `/proc/<pid>/io`), each divided by the rows:
+on two cores shared with wrk, requests a second move by a fifth between runs of one build, the
+time and bytes per row by much less, so those are the figures to compare a change to the log
+with. The log grows from run to run, as it does in a real
 deployment, so compare the builds within a round, not a round with the next.
 
 Scenarios: `invite` (one invitation link every time), `invite-unique` (a new code each request),
@@ -42,17 +44,31 @@ SCENARIOS = ["invite", "invite-unique", "open-same", "open-unique"]
 
 
 def writer_seconds(pid):
-    """User + system time of the process's log writer thread, in seconds."""
+    """User + system time of the process's log threads (the writer and its WAL's checkpoints), in
+    seconds. A build from before the checkpoint thread has the writer alone."""
+    total, found = 0, False
     for tid in os.listdir(f"/proc/{pid}/task"):
         try:
             with open(f"/proc/{pid}/task/{tid}/stat") as handle:
                 stat = handle.read()
         except FileNotFoundError:
             continue
-        if stat[stat.index("(") + 1:stat.rindex(")")].startswith("linkhost-log"):
+        if stat[stat.index("(") + 1:stat.rindex(")")].startswith(("linkhost-log", "linkhost-wal")):
             fields = stat[stat.rindex(")") + 2:].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    raise RuntimeError(f"no log writer thread in process {pid}")
+            total += int(fields[11]) + int(fields[12])
+            found = True
+    if not found:
+        raise RuntimeError(f"no log writer thread in process {pid}")
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def disk_bytes(pid):
+    """Bytes the process has had written to the disk (`write_bytes`, dirtied pages included)."""
+    with open(f"/proc/{pid}/io") as handle:
+        for line in handle:
+            if line.startswith("write_bytes:"):
+                return int(line.split()[1])
+    raise RuntimeError(f"no write_bytes for process {pid}")
 
 
 def rows(database):
@@ -153,11 +169,11 @@ def main():
                 own = os.path.join(folder, str(number))
                 os.mkdir(own)
                 servers.append((build, *start(os.path.abspath(build), own, key)))
-            print(f"wrk -t2 -c64 -d{args.seconds}s; the writer's user + system time per row the run added", flush=True)
+            print(f"wrk -t2 -c64 -d{args.seconds}s; the log threads' user + system time and the disk bytes per row the run added", flush=True)
             for round_number in range(args.rounds):
                 for scenario in scenarios:
                     for build, process, port, database in servers if round_number % 2 == 0 else servers[::-1]:
-                        before_rows, before_time = wait_until_settled(database), writer_seconds(process.pid)
+                        before_rows, before_time, before_bytes = wait_until_settled(database), writer_seconds(process.pid), disk_bytes(process.pid)
                         if scenario == "invite":
                             target = ["-H", "Host: rowhni.com", f"http://127.0.0.1:{port}/addfriend?code=BENCH1&utm_campaign=launch"]
                         else:
@@ -166,8 +182,9 @@ def main():
                         rate = float(re.search(r"Requests/sec:\s*([\d.]+)", out).group(1))
                         added = wait_until_settled(database) - before_rows
                         per_row = (writer_seconds(process.pid) - before_time) / max(added, 1) * 1e6
-                        print(f"round {round_number + 1}  {scenario:<14} {build:<40} {rate:>9,.0f} req/s   writer {per_row:6.2f} µs a row   {added:>9,} rows",
-                              flush=True)
+                        bytes_per_row = (disk_bytes(process.pid) - before_bytes) / max(added, 1)
+                        print(f"round {round_number + 1}  {scenario:<14} {build:<40} {rate:>9,.0f} req/s   writer {per_row:6.2f} µs a row   "
+                              f"disk {bytes_per_row:6,.0f} B a row   {added:>9,} rows", flush=True)
         finally:
             for _, process, _, _ in servers:
                 process.terminate()

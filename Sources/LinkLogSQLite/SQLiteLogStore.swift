@@ -20,6 +20,9 @@ final class SQLiteLogStore: LogStore {
     private let fileIdentity: FileIdentity
     /// Where a row's texts are copied for binding (see `SQLiteTextArena`).
     private let textArena: SQLiteTextArena
+    /// Copies the WAL into the file on a thread of its own, in place of SQLite's checkpoint in
+    /// the commit.
+    let checkpointer: SQLiteCheckpointer
 
     /// The file a path names, by device and inode.
     private struct FileIdentity: Equatable {
@@ -35,7 +38,10 @@ final class SQLiteLogStore: LogStore {
     }
 
     /// Opens (creating folder and file as needed) and migrates the database at `path`.
-    init(path: String, options: LogStoreOptions) throws {
+    init(
+        path: String, options: LogStoreOptions,
+        checkpointFrames: (request: Int, writer: Int) = (SQLiteCheckpointer.standard.requestFrames, SQLiteCheckpointer.standard.writerFrames)
+    ) throws {
         try FolderCreator.createParent(of: path)
         connection = try SQLiteConnection(path: path, flags: [.readWrite, .create])
         try connection.setBusyTimeout(options.busyTimeout)
@@ -43,8 +49,8 @@ final class SQLiteLogStore: LogStore {
         // crashes and loses at most the last commits on power loss, which a hit log can afford.
         try connection.execute("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = NORMAL")
-        // Keep the WAL file from staying huge after a burst.
-        try connection.execute("PRAGMA journal_size_limit = 67108864")
+        // Keep the WAL file from staying larger than a checkpoint's worth after a burst.
+        try connection.execute("PRAGMA journal_size_limit = \(checkpointFrames.request * 4096)")
         try SQLiteLogSchema.migrate(connection)
         let columns = HitTable.recordColumnNames
         insertHit = try connection.prepare(
@@ -87,6 +93,14 @@ final class SQLiteLogStore: LogStore {
             throw SQLiteError(code: SQLITE_CANTOPEN, message: "the database file vanished while it was being opened", context: "opening \(path)")
         }
         fileIdentity = identity
+        // Last: its thread runs until `deinit` stops it, so nothing may throw after it starts.
+        checkpointer = try SQLiteCheckpointer(path: path, requestFrames: checkpointFrames.request, writerFrames: checkpointFrames.writer)
+        checkpointer.attach(to: connection)
+    }
+
+    deinit {
+        checkpointer.detach(from: connection)
+        checkpointer.stop()
     }
 
     /// Whether the path still names the file we opened. SQLite keeps writing into a file that has

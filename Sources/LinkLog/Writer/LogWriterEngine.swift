@@ -113,22 +113,10 @@ final class LogWriterEngine: Sendable {
     /// Starts the writer thread: a plain detached pthread that holds a strong reference to the engine
     /// until its loop returns. A real thread, not a task, because it blocks in the database.
     func startThread() throws {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(
-            &thread, nil,
-            { context in
-                let engine = Unmanaged<LogWriterEngine>.fromOpaque(context!).takeRetainedValue()
-                // Named so the thread is recognisable in `top -H` and debuggers.
-                Thread.current.name = "linkhost-log"
-                engine.run()
-                return nil
-            }, context)
-        guard result == 0 else {
-            Unmanaged<LogWriterEngine>.fromOpaque(context).release()
-            throw LogError.writerThreadNotStarted(reason: String(cString: strerror(result)))
+        switch BlockingThread.start(named: "linkhost-log", { self.run() }) {
+        case .success(let thread): pthread_detach(thread)
+        case .failure(let failure): throw LogError.writerThreadNotStarted(reason: failure.reason)
         }
-        pthread_detach(thread)
     }
 
     private func snapshot(_ state: LogWriterState) -> LogWriterStatus {
