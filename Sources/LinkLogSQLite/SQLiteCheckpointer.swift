@@ -16,8 +16,8 @@ import Synchronization
 /// threads 28% waiting for room in the full queue. Checkpointing every 64,000 pages instead wrote
 /// 4.4, 5.7 and 6.3 KB a row (a leaf changed by several commits is copied once) and served
 /// 10–30% more requests, but on the writer's thread each of those checkpoints held up the queue:
-/// the 99th percentile latency went from 44–80 ms to 141–192 ms. Here the checkpoints are as large
-/// and the writer does not wait for them (`docs/performance.md`, "Checkpoints").
+/// the 99th percentile latency went from 44–80 ms to 141–192 ms. Here the writer does not wait
+/// for them (`docs/performance.md`, "Checkpoints off the writer's thread").
 ///
 /// The writer's connection reports each commit's WAL size through `sqlite3_wal_hook`, which also
 /// turns off SQLite's own automatic checkpoint (https://sqlite.org/c3ref/wal_hook.html). At
@@ -36,10 +36,13 @@ package final class SQLiteCheckpointer: @unchecked Sendable {
     /// WAL pages at which the writer checkpoints in its own commit.
     package let writerFrames: Int
 
-    /// 32,768 pages (128 MiB): past this, larger checkpoints saved little (64,000 pages wrote 5.7
-    /// and 6.3 KB a row where 32,000 wrote 6.2 and 7.0, and 160,000 5.8 and 5.8) while the WAL,
-    /// which readers search, grows. The writer's own checkpoint at twice that.
-    package static let standard = (requestFrames: 32_768, writerFrames: 65_536)
+    /// 8,192 pages (32 MiB), and the writer's own checkpoint at four times that. Larger requests
+    /// saved bytes (32,768 pages wrote 3.6 and 5.2 KB a new code against 4.8 and 7.0) but their
+    /// bursts, competing for the two cores and the disk, raised the same link's 99th percentile
+    /// from 6 to 10–24 ms; at 8,192 it stayed at 5.6–5.7 ms and a new code's requests a second
+    /// gained as much (47,198 and 44,624 against 45,612 and 39,104 in the commit): what they gain
+    /// is a writer that does not wait for the copy, more than fewer bytes.
+    package static let standard = (requestFrames: 8_192, writerFrames: 32_768)
 
     /// The thread's own connection; closed by `stop`, so both connections are closed when the
     /// store is (the last to close removes the WAL, which must be gone before the file is opened
