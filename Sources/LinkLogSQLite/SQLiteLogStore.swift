@@ -22,7 +22,7 @@ final class SQLiteLogStore: LogStore {
     private let textArena: SQLiteTextArena
     /// Copies the WAL into the file on a thread of its own, in place of SQLite's checkpoint in
     /// the commit.
-    let checkpointer: SQLiteCheckpointer
+    private let checkpointer: SQLiteCheckpointer
 
     /// The file a path names, by device and inode.
     private struct FileIdentity: Equatable {
@@ -38,10 +38,7 @@ final class SQLiteLogStore: LogStore {
     }
 
     /// Opens (creating folder and file as needed) and migrates the database at `path`.
-    init(
-        path: String, options: LogStoreOptions,
-        checkpointFrames: (request: Int, writer: Int) = (SQLiteCheckpointer.standard.requestFrames, SQLiteCheckpointer.standard.writerFrames)
-    ) throws {
+    init(path: String, options: LogStoreOptions) throws {
         try FolderCreator.createParent(of: path)
         connection = try SQLiteConnection(path: path, flags: [.readWrite, .create])
         try connection.setBusyTimeout(options.busyTimeout)
@@ -50,7 +47,7 @@ final class SQLiteLogStore: LogStore {
         try connection.execute("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = NORMAL")
         // Keep the WAL file from staying larger than a checkpoint's worth after a burst.
-        try connection.execute("PRAGMA journal_size_limit = \(checkpointFrames.request * 4096)")
+        try connection.execute("PRAGMA journal_size_limit = \(SQLiteCheckpointer.standard.requestFrames * 4096)")
         try SQLiteLogSchema.migrate(connection)
         let columns = HitTable.recordColumnNames
         insertHit = try connection.prepare(
@@ -94,7 +91,7 @@ final class SQLiteLogStore: LogStore {
         }
         fileIdentity = identity
         // Last: its thread runs until `deinit` stops it, so nothing may throw after it starts.
-        checkpointer = try SQLiteCheckpointer(path: path, requestFrames: checkpointFrames.request, writerFrames: checkpointFrames.writer)
+        checkpointer = try SQLiteCheckpointer(path: path)
         checkpointer.attach(to: connection)
     }
 
