@@ -38,14 +38,6 @@ public struct LinkValues: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// How many values there are.
     public var count: Int { pairs.count }
 
-    /// The names that have a value, in the order they were set.
-    public var names: [String] { pairs.map(\.name) }
-
-    /// The values as a dictionary.
-    public var dictionary: [String: String] {
-        Dictionary(uniqueKeysWithValues: pairs.map { ($0.name, $0.value) })
-    }
-
     /// Equal when they hold the same values, in whatever order they were set.
     public static func == (lhs: LinkValues, rhs: LinkValues) -> Bool {
         lhs.count == rhs.count && lhs.pairs.allSatisfy { rhs[$0.name] == $0.value }

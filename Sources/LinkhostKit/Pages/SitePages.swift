@@ -505,18 +505,19 @@ final class SitePages: Sendable {
     private func canonicalLink(
         rule: LinkRule, values: LinkValues, extraQuery: [(name: String, value: String)], host: String, in text: inout TextBuilder
     ) -> String {
-        text.append(publicScheme)
-        text.append("://")
-        text.append(host)
+        func appendOrigin() {
+            text.append(publicScheme)
+            text.append("://")
+            text.append(host)
+        }
+        appendOrigin()
         do {
             try rule.link(checkedValues: values, extraQuery: extraQuery, into: &text)
         } catch {
             // A link whose values do not make a link (the router checked them, so only an
             // unexpected rule) shows the rule's pattern rather than nothing.
             text.removeAll()
-            text.append(publicScheme)
-            text.append("://")
-            text.append(host)
+            appendOrigin()
             text.append(rule.path.aasaPattern)
         }
         return text.takeText()
