@@ -11,11 +11,11 @@ import Synchronization
 /// the index of views by code, so under a launch of new links every commit wrote about one page
 /// per row, and the default checkpoint copied each of those pages to the database file again and
 /// synced both files a few times a second. Measured on this machine's ext4 disk (new invitation
-/// links, `wrk -t2 -c64`, three 8-second runs on a fresh log): 5.7, 8.5 and 9.3 KB written per row,
+/// links, `wrk -t2 -c64`, three 8-second runs on a fresh log): 4.1, 7.0 and 8.1 KB to disk a row,
 /// the writer 17% of its time blocked in the block layer's write throttling and the server's
 /// threads 28% waiting for room in the full queue. Checkpointing every 64,000 pages instead wrote
-/// 4.4, 5.7 and 6.3 KB a row (a leaf changed by several commits is copied once) and served
-/// 10–30% more requests, but on the writer's thread each of those checkpoints held up the queue:
+/// 3.1, 4.5 and 5.4 KB a row (a leaf changed by several commits is copied once) and served
+/// 10–32% more requests, but on the writer's thread each of those checkpoints held up the queue:
 /// the 99th percentile latency went from 44–80 ms to 141–192 ms. Here the writer does not wait
 /// for them (`docs/performance.md`, "Checkpoints off the writer's thread").
 ///
