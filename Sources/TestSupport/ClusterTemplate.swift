@@ -24,16 +24,10 @@ final class ClusterTemplate: Sendable {
     static func shared(_ make: Make) throws -> ClusterTemplate {
         try made.withLock { made in
             if let made { return made }
-            let folder = try TemporaryDirectory("linkhost-postgresql-template")
+            let folder = try TemporaryDirectory.untilExit("linkhost-postgresql-template")
             let template = ClusterTemplate(folder: folder, password: try make(folder))
             made = template
-            atexit { ClusterTemplate.removeShared() }
             return template
         }
-    }
-
-    private static func removeShared() {
-        guard let template = made.withLock({ $0.take() }) else { return }
-        try? FileManager.default.removeItem(atPath: template.folder.path)
     }
 }

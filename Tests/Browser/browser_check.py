@@ -10,7 +10,10 @@ the stylesheet applied. Saves a mobile and a desktop screenshot and checks they 
 Prints one JSON object; exits non-zero if any check failed.
 """
 import argparse
+import atexit
+import os
 import shutil
+import tempfile
 import base64
 import json
 import re
@@ -90,6 +93,16 @@ def png_is_blank(data):
     return len(colours) < 8
 
 
+def start_chromium(options):
+    """Chromium through chromedriver, its temporary files (the profile and the single-instance
+    socket folder, which Chromium leaves behind) in a folder of this process's own, removed when
+    it exits."""
+    folder = tempfile.mkdtemp(prefix="linkhost-chromium.")
+    atexit.register(shutil.rmtree, folder, True)
+    service = Service(shutil.which("chromedriver"), env=dict(os.environ, TMPDIR=folder))
+    return webdriver.Chrome(service=service, options=options)
+
+
 def make_driver(port, mobile, javascript=True, user_agent=None, window=(1280, 800)):
     """Headless Chromium with the product's hosts mapped to the server on `port`: a phone (an
     iPhone unless `user_agent` says otherwise) or a `window`-sized computer (headless Chromium's own
@@ -110,7 +123,7 @@ def make_driver(port, mobile, javascript=True, user_agent=None, window=(1280, 80
         if user_agent:
             options.add_argument("--user-agent=" + user_agent)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    return start_chromium(options)
 
 
 VIEW_TOKEN = re.compile(r"([?&])lh_view=([A-Za-z0-9_-]{16})(?=$|&)")

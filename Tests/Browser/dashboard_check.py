@@ -24,13 +24,12 @@ import sys
 
 from selenium import webdriver
 from selenium.common.exceptions import UnexpectedAlertPresentException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from browser_check import png_is_blank  # noqa: E402
+from browser_check import png_is_blank, start_chromium  # noqa: E402
 
 # (name, width, height, query, dark, tallest row of the last hits, tallest page, tallest panel of
 # links that did not open the app) in CSS pixels. A row is one line on a desktop and a small block
@@ -145,7 +144,7 @@ def main():
                      "--hide-scrollbars"]:
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    driver = start_chromium(options)
 
     def viewport(width, height):
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})

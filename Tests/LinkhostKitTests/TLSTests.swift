@@ -10,9 +10,10 @@ struct TLSTests {
     let folder: TemporaryDirectory
 
     /// One CA and host certificate from `linkhost dev-cert` for the whole suite (the suite's tests
-    /// run one at a time; the one that makes more certificates puts them beside these).
+    /// run one at a time; the one that makes more certificates puts them beside these), removed
+    /// when the test process exits.
     static let certificates: Result<TemporaryDirectory, any Error> = Result {
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryDirectory.untilExit()
         let made = try ChildProcess.run(
             ProjectPaths.linkhostBinary,
             ["dev-cert", "--host", "rowhni.com", "--host", "forums.somethingawful.com", "--host", "127.0.0.1", "--out", folder.path])
