@@ -210,7 +210,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OrderedJSONTests",
-            dependencies: ["OrderedJSON"],
+            dependencies: ["OrderedJSON", "TestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(

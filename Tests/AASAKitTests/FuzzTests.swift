@@ -1,5 +1,6 @@
 import AASAKit
 import OrderedJSON
+import TestSupport
 import Testing
 
 /// Arbitrary and mutated bytes must parse, validate and match without trapping.

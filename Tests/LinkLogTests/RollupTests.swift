@@ -1,24 +1,8 @@
 import LinkLogSQLite
+import TestSupport
 import Testing
 
 @testable import LinkLog
-
-/// A small seeded generator (SplitMix64), so a failing random case can be replayed from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
 
 /// A random log over a few days: every dimension the rollups keep takes a handful of values (NULL
 /// among them), times fall anywhere, including on and around hour and day boundaries.

@@ -1,4 +1,5 @@
 import OrderedJSON
+import TestSupport
 import Testing
 
 @Suite("JSON parsing")
@@ -110,7 +111,7 @@ struct JSONParserTests {
     }
 
     @Test func randomBytesNeverCrashTheParser() {
-        var generator = SplitMix64(seed: 0x5EED)
+        var generator = SeededGenerator(seed: 0x5EED)
         let alphabet = Array("{}[]\",:0123456789-+.eEtrufalsn \\u/\n".utf8) + [0xC3, 0xA9, 0xFF, 0x00]
         var parsed = 0
         for _ in 0..<20_000 {
@@ -121,18 +122,5 @@ struct JSONParserTests {
         // Some random inputs are valid JSON (numbers, literals); most are not. Both paths ran.
         #expect(parsed > 0)
         #expect(parsed < 20_000)
-    }
-}
-
-/// A small deterministic generator so fuzz-style tests repeat exactly.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

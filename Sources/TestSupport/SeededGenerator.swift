@@ -1,10 +1,10 @@
 /// A small deterministic random generator (SplitMix64), so property and fuzz tests are repeatable.
-struct SeededGenerator: RandomNumberGenerator {
+public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var mixed = state
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -13,7 +13,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     /// A string of up to `maximumLength` characters drawn from `alphabet`.
-    mutating func string(from alphabet: [Character], maximumLength: Int) -> String {
+    public mutating func string(from alphabet: [Character], maximumLength: Int) -> String {
         let length = Int.random(in: 0...maximumLength, using: &self)
         var text = ""
         for _ in 0..<length {
