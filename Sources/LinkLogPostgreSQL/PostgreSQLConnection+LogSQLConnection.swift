@@ -24,6 +24,10 @@ extension PostgreSQLConnection: LogSQLConnection {
 public struct PostgreSQLDialect: SQLDialect {
     public init() {}
 
+    /// PostgreSQL keeps its index of views by code: its buffer manager, not the writer's thread, pays
+    /// for the random leaf.
+    public var findsViewsByCodeThroughChains: Bool { false }
+
     public func placeholder(_ number: Int) -> String {
         "$\(number)"
     }

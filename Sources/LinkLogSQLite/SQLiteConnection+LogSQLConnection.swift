@@ -43,6 +43,8 @@ extension SQLiteConnection: LogSQLConnection {
 public struct SQLiteDialect: SQLDialect {
     public init() {}
 
+    public var findsViewsByCodeThroughChains: Bool { true }
+
     public func placeholder(_ number: Int) -> String {
         "?\(number)"
     }

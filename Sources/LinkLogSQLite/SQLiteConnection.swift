@@ -31,6 +31,9 @@ public final class SQLiteConnection {
     /// Past this many, the cache starts over (statements whose text varies, such as `IN` lists of
     /// one parameter per value, would otherwise pile up).
     public static let cachedStatementLimit = 32
+    /// The log's views by code (`SQLiteViewChains`), which the SQL function `linkhost_view_of_code`
+    /// walks; registered on every connection, loaded when first asked.
+    package private(set) lazy var viewChains = SQLiteViewChains(connection: self)
 
     /// Done once, before the first connection initialises SQLite (see the shim).
     private static let libraryConfigured: Void = { _ = linkhost_sqlite_disable_memory_statistics() }()
@@ -52,6 +55,7 @@ public final class SQLiteConnection {
         sqlite3_extended_result_codes(opened, 1)
         handle = opened
         self.path = path
+        viewChains.register()
     }
 
     deinit {

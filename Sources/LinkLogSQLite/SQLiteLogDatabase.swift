@@ -37,6 +37,8 @@ public struct SQLiteLogDatabase: LogDatabase {
             // As the writer's store: a rollup rebuild commits a transaction per chunk, and a full
             // sync after each would cost more than the chunk.
             try connection.execute("PRAGMA synchronous = NORMAL")
+            // A rebuild pairs every open: views written by SQL alone are chained first.
+            try connection.transaction(.immediate) { try connection.viewChains.extend() }
         }
         return connection
     }

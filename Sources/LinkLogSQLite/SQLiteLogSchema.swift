@@ -12,7 +12,8 @@ public enum SQLiteLogSchema {
     /// The current schema, derived from the declarations of the tables (`HitTable`, the rollups'
     /// `RollupTableSet` and `CreditTable`): what a new database is made with.
     static var currentSchemaSQL: String {
-        let hits = ([HitTable.createTableSQL(definition)] + HitTable.indexes.map(\.createSQL)).map { $0 + ";\n" }.joined()
+        let hits = ([HitTable.createTableSQL(definition)] + HitTable.indexes.filter(\.inSQLite).map(\.createSQL) + [SQLiteViewChains.createTableSQL])
+            .map { $0 + ";\n" }.joined()
         let meta = "CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;\n"
         let rollups =
             RollupTableSet.allCases.flatMap { set in RollupGrain.coarsestFirst.map { rollupTableSQL(table: set.table($0), columns: set.columns) } }
@@ -178,6 +179,9 @@ public enum SQLiteLogSchema {
                 CREATE INDEX hits_open_token ON hits (view_token, ts_ms) WHERE kind = 'app_open' AND view_token IS NOT NULL;
                 CREATE INDEX hits_bypass_time ON hits (ts_ms) WHERE kind = 'app_open' AND event = 'custom-scheme' AND view_id IS NOT NULL;
                 """)
+            // The rebuild pairs through this build's chains (version 10), made here already.
+            try connection.execute(SQLiteViewChains.createTableSQL)
+            try connection.viewChains.extend()
             try RollupBuilder(connection: connection).rebuildCreditsInCurrentTransaction()
         },
         // Version 9: the index of rows by code holds views alone (fallback pages served with 200),
@@ -191,6 +195,13 @@ public enum SQLiteLogSchema {
                 DROP INDEX IF EXISTS hits_secret_time;
                 CREATE INDEX hits_view_secret ON hits (secret, ts_ms) WHERE kind = 'fallback' AND status = 200 AND secret IS NOT NULL;
                 """)
+        },
+        // Version 10: views are found by code through chains (`SQLiteViewChains`), not through an
+        // index keyed by the code, whose random leaf cost the writer 4–7 µs a new code. The views
+        // already logged are chained here, in order.
+        Migration(version: 10) { connection in
+            try connection.execute(SQLiteViewChains.createTableSQL + "; DROP INDEX IF EXISTS hits_view_secret;")
+            try connection.viewChains.extend()
         },
     ]
 

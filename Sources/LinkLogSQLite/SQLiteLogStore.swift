@@ -23,6 +23,8 @@ final class SQLiteLogStore: LogStore {
     /// Copies the WAL into the file on a thread of its own, in place of SQLite's checkpoint in
     /// the commit.
     private let checkpointer: SQLiteCheckpointer
+    /// The log's views by code (`SQLiteViewChains`), extended in each batch's transaction.
+    private let chains: SQLiteViewChains
 
     /// The file a path names, by device and inode.
     private struct FileIdentity: Equatable {
@@ -49,6 +51,10 @@ final class SQLiteLogStore: LogStore {
         // Keep the WAL file from staying larger than a checkpoint's worth after a burst.
         try connection.execute("PRAGMA journal_size_limit = \(SQLiteCheckpointer.standard.requestFrames * 4096)")
         try SQLiteLogSchema.migrate(connection)
+        let chains = connection.viewChains
+        // Views written by SQL alone since the last writer (a bulk load) are chained before any row.
+        try connection.transaction(.immediate) { try chains.extend() }
+        self.chains = chains
         let columns = HitTable.recordColumnNames
         insertHit = try connection.prepare(
             "INSERT INTO hits (\(columns.joined(separator: ", "))) VALUES (\(columns.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))",
@@ -58,7 +64,10 @@ final class SQLiteLogStore: LogStore {
             INSERT INTO meta (key, value) VALUES ('\(HitTable.droppedRecordsKey)', ?1)
             ON CONFLICT (key) DO UPDATE SET value = value + excluded.value
             """, persistent: true)
-        var deleteBefore = [try connection.prepare("DELETE FROM hits WHERE ts_ms < ?1", persistent: true)]
+        var deleteBefore = [
+            try connection.prepare("DELETE FROM hits WHERE ts_ms < ?1", persistent: true),
+            try connection.prepare("DELETE FROM view_chain WHERE ts_ms < ?1", persistent: true),
+        ]
         var addToRollup: [String: SQLiteStatement] = [:]
         var insertRollup: [String: SQLiteStatement] = [:]
         var deleteEmptyCredit: [String: SQLiteStatement] = [:]
@@ -110,18 +119,26 @@ final class SQLiteLogStore: LogStore {
     func insert(_ records: [LogRecord], droppedRecords: Int, marker: LogBatchMarker?) throws {
         try connection.transaction(.immediate) {
             var paired = OpenCrediting.Inserted()
+            var views: [SQLiteViewChains.View] = []
+            var ids: ClosedRange<Int64>?
             try records.withUnsafeBufferPointer { rows in
                 for index in rows.indices {
                     defer { insertHit.reset() }
                     let record = rows.baseAddress! + index
                     try bind(record)
                     _ = try insertHit.step()
-                    paired.note(record, id: connection.lastInsertedRowID)
+                    let id = connection.lastInsertedRowID
+                    paired.note(record, id: id)
+                    ids = (ids?.lowerBound ?? id)...id
+                    if let secret = record.pointee.secretToken, record.pointee.kind == "fallback", record.pointee.status == 200 {
+                        views.append((id, record.pointee.timestampMilliseconds, secret))
+                    }
                 }
             }
             for (set, grain, counts) in RollupTable.counts(of: records) {
                 for (key, count) in counts { try addToRollup(set.table(grain), key, count) }
             }
+            if let ids { try chains.extend(batch: views, rows: ids) }
             for (grain, changes) in try OpenCrediting(connection: connection).update(for: paired) {
                 let table = CreditTable.table(grain)
                 for (key, change) in changes {

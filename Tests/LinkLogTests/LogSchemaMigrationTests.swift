@@ -52,13 +52,14 @@ struct LogSchemaMigrationTests {
         #expect(names.contains("client_class"))
         // Version 5: the rollups replaced the per-column indexes of versions 1 to 3; a time range
         // still uses the time index. Version 6 adds the index of app opens by their view, version 8
-        // the one of rows by view token, and version 9 narrows the one by code to views.
+        // the one of rows by view token, version 9 narrows the one by code to views, and version 10
+        // drops it for the chains of views by code.
         let indexes = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'hits' ORDER BY name")
         var indexNames: [String] = []
         while try indexes.step() { indexNames.append(indexes.text(at: 0) ?? "") }
         #expect(
             indexNames == [
-                "hits_bypass_time", "hits_open_secret", "hits_open_time", "hits_open_token", "hits_time", "hits_view", "hits_view_secret", "hits_view_token",
+                "hits_bypass_time", "hits_open_secret", "hits_open_time", "hits_open_token", "hits_time", "hits_view", "hits_view_token",
             ])
         let plan = try connection.prepare("EXPLAIN QUERY PLAN SELECT id FROM hits WHERE utm_source = ?1 AND ts_ms >= ?2")
         var details: [String] = []
@@ -104,7 +105,7 @@ struct LogSchemaMigrationTests {
                (1793527201000, NULL, 'other.example', 'GET', '/', 'unknown_host', NULL, 404, 40, NULL, NULL, 'bot');
         """
 
-    @Test("a version 3 database gains the event and secret columns and the index of views by code, keeping rows and counters")
+    @Test("a version 3 database gains the event and secret columns and the chains of views by code, keeping rows and counters")
     func upgradeFromVersion3() throws {
         let fixture = try Self.database(written: Self.version3)
 
@@ -121,14 +122,11 @@ struct LogSchemaMigrationTests {
         var names: [String] = []
         while try columns.step() { names.append(columns.text(at: 0) ?? "") }
         #expect(names.suffix(7) == ["event", "secret", "view_id", "query", "referrer_host", "in_app", "view_token"])
-        // Version 4's index of rows by code, narrowed to views by version 9.
+        // Version 4's index of rows by code, narrowed to views by version 9, gave way to the
+        // chains of views by code in version 10.
         #expect(try connection.queryText("SELECT sql FROM sqlite_master WHERE name = 'hits_secret_time'") == nil)
-        let index = try #require(try connection.queryText("SELECT sql FROM sqlite_master WHERE name = 'hits_view_secret'"))
-        #expect(index.contains("(secret, ts_ms)") && index.contains("WHERE kind = 'fallback' AND status = 200 AND secret IS NOT NULL"), "\(index)")
-        let plan = try connection.prepare("EXPLAIN QUERY PLAN SELECT id FROM hits WHERE secret = ?1 AND ts_ms <= ?2 AND kind = 'fallback' AND status = 200")
-        var details: [String] = []
-        while try plan.step() { details.append(plan.text(at: 3) ?? "") }
-        #expect(details.joined().contains("hits_view_secret"), "\(details)")
+        #expect(try connection.queryText("SELECT sql FROM sqlite_master WHERE name = 'hits_view_secret'") == nil)
+        #expect(try connection.queryText("SELECT sql FROM sqlite_master WHERE name = 'view_chain'") != nil)
 
         let reader = try fixture.reader()
         #expect(try reader.droppedRecordCount() == 5)
@@ -168,8 +166,8 @@ struct LogSchemaMigrationTests {
             S.view("A", campaign: "spring"), S.open("A", at: S.base + S.hour), S.view("B", at: S.base + S.day, campaign: "autumn"),
             S.view("B", at: S.base + 2 * S.day, campaign: "winter"), S.open("B", at: S.base + 3 * S.day), S.open("C", at: S.base + S.hour),
         ])
-        // Back to version 5 as an older linkhost left it: no pairing column, index or credit tables,
-        // and the index by code over every row with a code.
+        // Back to version 5 as an older linkhost left it: no pairing column, index, chains or credit
+        // tables, and the index by code over every row with a code.
         let connection = try SQLiteConnection(path: fixture.databasePath)
         try connection.execute(
             """
@@ -178,7 +176,8 @@ struct LogSchemaMigrationTests {
             ALTER TABLE hits DROP COLUMN referrer_host;
             ALTER TABLE hits DROP COLUMN query; DROP INDEX hits_view; DROP INDEX hits_open_secret; ALTER TABLE hits DROP COLUMN view_id;
             DROP TABLE credits_hourly; DROP TABLE credits_daily;
-            DROP INDEX hits_view_secret; CREATE INDEX hits_secret_time ON hits (secret, ts_ms) WHERE secret IS NOT NULL;
+            DROP TABLE view_chain; DELETE FROM meta WHERE key = 'view_chain_through';
+            CREATE INDEX hits_secret_time ON hits (secret, ts_ms) WHERE secret IS NOT NULL;
             PRAGMA user_version = 5;
             """)
         let reader = try fixture.reader()

@@ -6,7 +6,8 @@
 /// followed a view, per group of the view, the filter applying to the view: with rollups, from the
 /// pairing the writer keeps (`OpenCrediting`: `hits.view_id` and the `CreditTable` rollup), read
 /// like `counted`; without, by pairing at query time — for every app open that carries a secret
-/// token, a correlated subquery walks `hits_view_secret` backwards from the open's time to the
+/// token, a correlated subquery walks the views of its code (`hits_view_secret`; in SQLite the code's
+/// chain, `SQLiteViewChains`) backwards from the open's time to the
 /// latest view of the same token, site and rule at most `FunnelRow.pairingWindowMilliseconds`
 /// before it. That second way is slow on a large log (about a second on 10 million rows) and is
 /// kept as the reference the rollup answer is tested against. It is `MATERIALIZED` so each open's

@@ -128,11 +128,14 @@ extension HitTable {
         package let name: String
         package let columns: [String]
         package let condition: String?
+        /// Whether the SQLite log has it; PostgreSQL has every index.
+        package let inSQLite: Bool
 
-        init(_ name: String, on columns: [String], where condition: String? = nil) {
+        init(_ name: String, on columns: [String], where condition: String? = nil, inSQLite: Bool = true) {
             self.name = name
             self.columns = columns
             self.condition = condition
+            self.inSQLite = inSQLite
         }
 
         /// The `CREATE INDEX` statement, which both engines read alike.

@@ -56,8 +56,9 @@ package enum HitTable {
         Index("hits_time", on: ["ts_ms"]),
         // Views alone (schema version 9): the pairing looks a code up among views only. With app
         // opens in it too, an open of a code opened many times before walked back over all those
-        // opens to reach a view, and each open of a new code wrote a second random leaf.
-        Index("hits_view_secret", on: ["secret", "ts_ms"], where: "kind = 'fallback' AND status = 200 AND secret IS NOT NULL"),
+        // opens to reach a view, and each open of a new code wrote a second random leaf. Not in
+        // SQLite (schema version 10), which finds views by code through chains instead.
+        Index("hits_view_secret", on: ["secret", "ts_ms"], where: "kind = 'fallback' AND status = 200 AND secret IS NOT NULL", inSQLite: false),
         Index("hits_open_time", on: ["ts_ms"], where: "kind = 'app_open' AND secret IS NOT NULL"),
         Index("hits_view", on: ["view_id"], where: "view_id IS NOT NULL"),
         Index("hits_open_secret", on: ["secret", "ts_ms"], where: "kind = 'app_open' AND secret IS NOT NULL"),

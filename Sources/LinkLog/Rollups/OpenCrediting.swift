@@ -99,15 +99,28 @@ package struct OpenCrediting {
              ORDER BY seen.ts_ms DESC, seen.id DESC
              LIMIT 1)
             ELSE
-            (SELECT seen.id FROM hits AS seen
-             WHERE seen.secret = opened.secret
-               AND seen.ts_ms BETWEEN opened.ts_ms - \(window) AND opened.ts_ms
-               AND seen.kind = 'fallback' AND seen.status = 200
-               AND \(dialect.isNotDistinct("seen.site", "opened.site")) AND \(dialect.isNotDistinct("seen.rule", "opened.rule"))
-             ORDER BY seen.ts_ms DESC, seen.id DESC
-             LIMIT 1)
+            \(latestViewOfCode(dialect))
             END
             """
+    }
+
+    /// The latest view of the open `opened`'s code, site and rule in the window before it: through
+    /// the index of views by code, or, in SQLite, through the chains of views by code, walked by
+    /// the SQL function `linkhost_view_of_code` (`SQLiteViewChains.latestView`).
+    private static func latestViewOfCode(_ dialect: any SQLDialect) -> String {
+        let window = FunnelRow.pairingWindowMilliseconds
+        guard dialect.findsViewsByCodeThroughChains else {
+            return """
+                (SELECT seen.id FROM hits AS seen
+                 WHERE seen.secret = opened.secret
+                   AND seen.ts_ms BETWEEN opened.ts_ms - \(window) AND opened.ts_ms
+                   AND seen.kind = 'fallback' AND seen.status = 200
+                   AND \(dialect.isNotDistinct("seen.site", "opened.site")) AND \(dialect.isNotDistinct("seen.rule", "opened.rule"))
+                 ORDER BY seen.ts_ms DESC, seen.id DESC
+                 LIMIT 1)
+                """
+        }
+        return "linkhost_view_of_code(opened.secret, opened.ts_ms, opened.site, opened.rule)"
     }
 
     /// The app opens that carry one of `tokens`: whose pairing a new view of the token, or a new

@@ -22,6 +22,10 @@ public protocol SQLDialect: Sendable {
 
     /// `values` as the one parameter `isOneOf` reads.
     func listValue(_ values: [SQLValue]) -> SQLValue
+
+    /// Whether the log finds a code's views through chains (`view_chain` and the SQL function
+    /// `linkhost_view_of_code`) rather than an index keyed by the code: SQLite's.
+    var findsViewsByCodeThroughChains: Bool { get }
 }
 
 /// The type of the values of `SQLDialect.isOneOf`.
