@@ -190,7 +190,7 @@ package final class SQLiteViewChains {
     package func extend() throws {
         defer { extendedInTransaction = connection.isInTransaction }
         try refresh()
-        let recorded = try connection.queryInteger("SELECT value FROM meta WHERE key = '\(Self.throughKey)'") ?? 0
+        let recorded = try chainedThrough()
         var through = recorded
         // In chunks, so a log loaded by SQL (millions of views) is chained in flat memory.
         var views: [View] = []
@@ -212,9 +212,7 @@ package final class SQLiteViewChains {
         } while views.count == Self.chunkSize
         // Every view up to the last row is chained now, whatever rows came after the last view.
         guard let last = try connection.queryInteger("SELECT MAX(id) FROM hits"), last > recorded else { return }
-        try connection.execute(
-            "INSERT INTO meta (key, value) VALUES ('\(Self.throughKey)', ?1) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            [.integer(last)])
+        try setChainedThrough(last)
     }
 
     /// A view as the writer has it: its id, time and code's token.
@@ -224,14 +222,22 @@ package final class SQLiteViewChains {
     /// records rather than by reading `hits` again, when every row before the batch is chained;
     /// else as `extend()`. In the caller's write transaction.
     package func extend(batch views: [View], rows: ClosedRange<Int64>) throws {
-        let recorded = try connection.queryInteger("SELECT value FROM meta WHERE key = '\(Self.throughKey)'") ?? 0
+        let recorded = try chainedThrough()
         guard recorded == rows.lowerBound - 1 else { return try extend() }
         defer { extendedInTransaction = connection.isInTransaction }
         try refresh()
         for view in views { try link(view) }
+        try setChainedThrough(rows.upperBound)
+    }
+
+    /// The highest `hits` id whose view, if any, is chained (`throughKey` in `meta`).
+    private func chainedThrough() throws -> Int64 {
+        try connection.queryInteger("SELECT value FROM meta WHERE key = '\(Self.throughKey)'") ?? 0
+    }
+
+    private func setChainedThrough(_ id: Int64) throws {
         try connection.execute(
-            "INSERT INTO meta (key, value) VALUES ('\(Self.throughKey)', ?1) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            [.integer(rows.upperBound)])
+            "INSERT INTO meta (key, value) VALUES ('\(Self.throughKey)', ?1) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [.integer(id)])
     }
 
     /// Views read from `hits` at a time by `extend()`.
