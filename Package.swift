@@ -99,6 +99,9 @@ let package = Package(
         // SIGTERM/SIGINT (stop) and SIGHUP (reload) for `serve`, caught by a handler that is in force
         // the moment it is installed (libdispatch's signal sources are not; see SignalPipe).
         .target(name: "ProcessSignals", swiftSettings: strictness),
+        // The hit log's journal on local disk: records appended by the request threads with `pwrite`,
+        // read back in order by the log writer, crash-safe without a sync (store and forward).
+        .target(name: "HitJournal", swiftSettings: strictness),
         // The hit log, storage-neutral: records, filters, statistics and the funnel, privacy, client
         // classes, output formats and the background writer, over the `LogDatabase` protocol. It
         // writes its JSON (the params column, the JSON output format) with OrderedJSON, so the
@@ -106,6 +109,7 @@ let package = Package(
         .target(
             name: "LinkLog",
             dependencies: [
+                "HitJournal",
                 "OrderedJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -133,6 +137,7 @@ let package = Package(
         .target(
             name: "LinkhostKit",
             dependencies: [
+                "HitJournal",
                 "HTTPServing",
                 "OrderedJSON",
                 "AASAKit",
@@ -231,6 +236,11 @@ let package = Package(
         .testTarget(
             name: "LinkRulesTests",
             dependencies: ["LinkRules", "OrderedJSON", "PercentCoding"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "HitJournalTests",
+            dependencies: ["HitJournal"],
             swiftSettings: strictness
         ),
         .testTarget(

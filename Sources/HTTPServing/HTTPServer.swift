@@ -40,6 +40,10 @@ public final class HTTPServer: Sendable {
     /// - Parameters:
     ///   - counters: where the server counts its requests and connections (made by the caller when
     ///     something else, a health report, reads them too).
+    ///   - answerObserver: called on the worker thread with each answer the responder gave, before
+    ///     the response is queued (so before a byte of it can reach the client), with its status; it
+    ///     may change the annotation the completion observer then gets (a request log notes where it
+    ///     put the exchange's record). It must be quick and must not block.
     ///   - completionObserver: called on a worker thread when each exchange ends, after the response
     ///     was sent or the connection was lost, with the responder's annotation (`nil` when the server
     ///     answered by itself, as with an oversized body); it must be quick (hand work to another thread).
@@ -53,13 +57,15 @@ public final class HTTPServer: Sendable {
         logger: Logger = Logger(label: "linkhost.http"),
         counters: HTTPServerCounters = HTTPServerCounters(),
         responder: Responder,
-        completionObserver: (@Sendable (HTTPExchange, Responder.Annotation?) -> Void)? = nil
+        completionObserver: (@Sendable (HTTPExchange, Responder.Annotation?) -> Void)? = nil,
+        answerObserver: (@Sendable (HTTPRequest, Int, inout Responder.Annotation) -> Void)? = nil
     ) {
         if let completionObserver {
             self.init(
                 configuration: configuration, logger: logger, counters: counters,
                 answer: { request in
-                    let answered = responder.respond(to: request)
+                    var answered = responder.respond(to: request)
+                    answerObserver?(request, answered.response.status, &answered.annotation)
                     let annotation = answered.annotation
                     return (answered.response, { exchange in completionObserver(exchange, annotation) })
                 },

@@ -14,8 +14,8 @@ public enum LogDatabaseLocator {
     /// The database at `location`: a PostgreSQL database for a `postgresql://` or `postgres://` URL,
     /// else the SQLite file at that path. `secretKeyFile` is where a PostgreSQL log's hash key is
     /// (a file keeps it beside itself, `<file>.key`); with `spoolFile`, a PostgreSQL log's writer
-    /// keeps batches there while the server cannot be reached (`SpooledLogDatabase`). Only a writer
-    /// needs either.
+    /// first writes what an earlier linkhost's spool there still holds (`SpooledLogDatabase`). Only
+    /// a writer needs either.
     public static func database(at location: String, secretKeyFile: String = "data/linkhost.key", spoolFile: String? = nil) -> any LogDatabase {
         if let settings = PostgreSQLConnectionSettings(url: location) {
             let database = PostgreSQLLogDatabase(settings: settings, secretKeyFilePath: secretKeyFile)

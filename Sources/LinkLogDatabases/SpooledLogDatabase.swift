@@ -1,16 +1,17 @@
+import Foundation
 import LinkLog
 import LinkLogSQLite
 
-/// A log database that is reached over the network (PostgreSQL), with a local SQLite spool for the
-/// times it cannot be: the writer's batches go to the spool while the database is away and are
-/// replayed, oldest first and each exactly once, when it is back. Readers read the database itself.
+/// A PostgreSQL log that an earlier linkhost kept a local SQLite spool for (`log.spoolFile`, before
+/// the journal replaced it): the writer's first open writes what the spool still holds, oldest batch
+/// first and each exactly once (the spool's batch marks), then deletes the spool. One mechanism,
+/// the journal, from then on.
 public struct SpooledLogDatabase: LogDatabase {
     /// Where the rows belong.
     public let primary: any LogDatabase
-    /// The local spool file.
+    /// The old spool file.
     public let spoolPath: String
 
-    /// `primary`, spooling to the SQLite file at `spoolPath` when it cannot be written.
     public init(primary: any LogDatabase, spoolPath: String) {
         self.primary = primary
         self.spoolPath = spoolPath
@@ -18,11 +19,23 @@ public struct SpooledLogDatabase: LogDatabase {
 
     public var displayName: String { primary.displayName }
     public var secretKeyFilePath: String { primary.secretKeyFilePath }
+    public var defaultJournalPath: String { primary.defaultJournalPath }
 
-    /// Opens the spool; the database itself is connected to on first use, so a server starts (and
-    /// keeps its rows) while the database is down.
+    /// The database's store, once the old spool (if any is left) is in it.
     public func openStore(_ options: LogStoreOptions) throws -> any LogStore {
-        try SpooledLogStore(primary: primary, spool: SQLiteSpool(path: spoolPath), options: options)
+        let store = try primary.openStore(options)
+        guard FileManager.default.fileExists(atPath: spoolPath) else { return store }
+        let spool = try SQLiteSpool(path: spoolPath)
+        let key = "spool:" + spool.identifier
+        let done = try store.markedSequence(key) ?? 0
+        while let batch = try spool.oldestBatch() {
+            if batch.sequence > done {
+                try store.insert(batch.records, droppedRecords: batch.droppedRecords, marker: LogBatchMarker(key: key, sequence: batch.sequence))
+            }
+            try spool.remove(batch.sequence)
+        }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: spoolPath + suffix) }
+        return store
     }
 
     public func openConnection(readOnly: Bool) throws -> any LogSQLConnection {

@@ -5,6 +5,11 @@ public struct PostgreSQLLogDatabase: LogDatabase {
     /// The URL and how to show it without its password.
     public let settings: PostgreSQLConnectionSettings
     public let secretKeyFilePath: String
+    /// In the folder of the hash key (the configuration's data folder): `linkhost-postgresql.hits-journal`.
+    public var defaultJournalPath: String {
+        let folder = secretKeyFilePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return (folder.isEmpty ? "." : folder) + "/linkhost-postgresql.hits-journal"
+    }
 
     /// The log at `settings`, hashing secrets with the key in `secretKeyFilePath` (instances writing
     /// into one database must share that key, or a view and an open of the same code would not pair).

@@ -1,8 +1,8 @@
 import LinkLog
 
 extension LogWriter {
-    /// A writer for the SQLite file at `databasePath` with default settings.
+    /// A writer for the SQLite file at `databasePath` (see `LogWriterConfiguration(databasePath:)`).
     public convenience init(databasePath: String) throws {
-        try self.init(database: SQLiteLogDatabase(path: databasePath))
+        try self.init(configuration: LogWriterConfiguration(databasePath: databasePath))
     }
 }

@@ -19,6 +19,8 @@ public struct SQLiteLogDatabase: LogDatabase {
 
     /// `<database>.key`, beside the file.
     public var secretKeyFilePath: String { SecretHasher.keyFilePath(forDatabase: path) }
+    /// Beside the file: `<file>.hits-journal` (never SQLite's own `-journal` name).
+    public var defaultJournalPath: String { path + ".hits-journal" }
 
     public func openStore(_ options: LogStoreOptions) throws -> any LogStore {
         try SQLiteLogStore(path: path, options: options)

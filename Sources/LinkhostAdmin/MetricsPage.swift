@@ -167,10 +167,14 @@ private struct ScrapedSeries {
 /// The hit log writer's series, registered once the server has a log.
 private struct LogSeries {
     let queueDepth: Gauge
-    let queueCapacity: Gauge
+    let backlogSeconds: Gauge
+    let journalUsed: Gauge
+    let journalSize: Gauge
     let written: Counter
     let dropped: Counter
-    let waited: Counter
+    let cutShort: Counter
+    let unknown: Counter
+    let damaged: Counter
     let failed: Counter
     let writeFailures: Gauge
     let healthy: Gauge
@@ -178,23 +182,30 @@ private struct LogSeries {
     init(registry: PrometheusCollectorRegistry) {
         func gauge(_ name: String, _ help: String) -> Gauge { registry.makeGauge(descriptor: ScrapedSeries.describe(name, help)) }
         func counter(_ name: String, _ help: String) -> Counter { registry.makeCounter(descriptor: ScrapedSeries.describe(name, help)) }
-        queueDepth = gauge("linkhost_log_queue_depth", "Hit-log rows waiting for the writer.")
-        queueCapacity = gauge("linkhost_log_queue_capacity", "Rows the writer's queue holds before it drops new ones.")
+        queueDepth = gauge("linkhost_log_queue_depth", "Hit-log records in the journal not yet in the database (queries do not see them yet).")
+        backlogSeconds = gauge("linkhost_log_backlog_seconds", "Age of the oldest hit-log record not yet in the database (0 when none is).")
+        journalUsed = gauge("linkhost_log_journal_used_bytes", "Bytes of the hit journal not yet handed back (not durably in the database).")
+        journalSize = gauge("linkhost_log_journal_size_bytes", "Bytes of records the hit journal holds at most.")
         written = counter("linkhost_log_rows_written_total", "Hit-log rows committed to the database.")
-        dropped = counter("linkhost_log_rows_dropped_total", "Hit-log rows refused because the writer's queue was full.")
-        waited = counter(
-            "linkhost_log_rows_waited_total", "Hit-log rows that found the writer's queue full and waited for its next commit (the server slowed to its pace).")
-        failed = counter("linkhost_log_rows_failed_total", "Hit-log rows that could not be written (left at a stop, or after it).")
+        dropped = counter("linkhost_log_rows_dropped_total", "Hit-log records the journal could not take (full, or its write failed).")
+        cutShort = counter("linkhost_log_rows_cut_short_total", "Hit-log records whose response was not sent in full (they leave no row).")
+        unknown = counter("linkhost_log_rows_outcome_unknown_total", "Hit-log rows written with their outcome unknown (the process ended first).")
+        damaged = counter("linkhost_log_journal_damaged_total", "Stretches of the hit journal stepped over (holes a kill left, torn or corrupt records).")
+        failed = counter("linkhost_log_rows_failed_total", "Hit-log records left in the journal at a stop, or refused after it.")
         writeFailures = gauge("linkhost_log_write_failures", "Failed write attempts in a row (0 while the database is healthy).")
         healthy = gauge("linkhost_log_healthy", "1 while the writer reaches its database, else 0.")
     }
 
     func set(_ status: LogWriterStatus) {
         queueDepth.set(status.pending)
-        queueCapacity.set(status.queueCapacity)
+        backlogSeconds.set(to: status.backlogSeconds)
+        journalUsed.set(Int(status.journal.usedBytes))
+        journalSize.set(Int(status.journal.ringSize))
         written.set(status.written)
         dropped.set(status.dropped)
-        waited.set(status.waitedForRoom)
+        cutShort.set(status.cutShort)
+        unknown.set(status.outcomeUnknown)
+        damaged.set(status.skippedDamaged)
         failed.set(status.abandonedAtStop + status.rejectedAfterStop)
         writeFailures.set(status.consecutiveFailures)
         healthy.set(status.isHealthy ? 1 : 0)

@@ -13,20 +13,23 @@ final class LogFixture {
         databasePath = folder.path + "/log/hits.sqlite"
     }
 
+    /// Where the fixture's writers keep their journal: in the folder, not beside the database, so a
+    /// test may put the database where no folder can be made. One writer at a time per fixture.
+    var journalPath: String { folder.path + "/writer.hits-journal" }
+
     /// A writer with quick retries, so fault tests do not sit through production backoff.
     func writer(
         path: String? = nil,
-        capacity: Int = 65_536,
-        fullQueueWait: Duration = .seconds(1),
+        journalSizeBytes: UInt64 = 16 << 20,
         retentionDays: Int = 0,
         retentionInterval: Duration = .seconds(3600),
         busyTimeout: Duration = .seconds(5)
     ) throws -> LogWriter {
         try LogWriter(
             configuration: LogWriterConfiguration(
-                databasePath: path ?? databasePath,
-                queueCapacity: capacity,
-                fullQueueWait: fullQueueWait,
+                database: SQLiteLogDatabase(path: path ?? databasePath),
+                journalPath: journalPath,
+                journalSizeBytes: journalSizeBytes,
                 retentionDays: retentionDays,
                 retentionInterval: retentionInterval,
                 initialRetryDelay: .milliseconds(20),

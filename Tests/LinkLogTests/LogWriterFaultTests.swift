@@ -7,12 +7,12 @@ import Testing
 /// where the database folder should be, and the database deleted under a running writer.
 @Suite("Log writer faults")
 struct LogWriterFaultTests {
-    @Test("an unwritable database: records wait in memory up to capacity, the status says why, and they are written once the fault is gone")
+    @Test("an unwritable database: records wait in the journal, the status says why, and they are written once the fault is gone")
     func unwritableThenRecovers() throws {
         let fixture = try LogFixture()
         let blocker = try fixture.folder.write("blocker", "a file where a folder should be")
         let path = blocker + "/log/hits.sqlite"
-        let writer = try fixture.writer(path: path, capacity: 8)
+        let writer = try fixture.writer(path: path)
 
         let failing = writer.status
         #expect(failing.health == .failing)
@@ -21,15 +21,16 @@ struct LogWriterFaultTests {
 
         var results: [Bool] = []
         for index in 0..<10 { results.append(writer.enqueue(Sample.record(at: Sample.baseTime + Int64(index)))) }
-        #expect(results == Array(repeating: true, count: 8) + [false, false])
+        #expect(results == Array(repeating: true, count: 10))
         // A retry after the records were queued has failed too (the backoff itself is tested step by
         // step in WriterCycleTests); `drain` does not claim they are written.
         #expect(writer.waitForStatus(timeout: .seconds(30)) { $0.consecutiveFailures >= 2 })
         #expect(!writer.drain(timeout: .zero))
         let waiting = writer.status
-        #expect(waiting.pending == 8)
-        #expect(waiting.dropped == 2)
+        #expect(waiting.pending == 10)
+        #expect(waiting.dropped == 0)
         #expect(waiting.written == 0)
+        #expect(waiting.journal.usedBytes > 0)
         #expect(waiting.consecutiveFailures >= 1)
         #expect(!waiting.isHealthy)
 
@@ -37,30 +38,39 @@ struct LogWriterFaultTests {
         #expect(writer.drain(timeout: .seconds(30)))
         let recovered = writer.stop()
         #expect(recovered.isHealthy)
-        #expect(recovered.written == 8)
+        #expect(recovered.written == 10)
         #expect(recovered.failingSinceMilliseconds == nil)
-        #expect(recovered.lastError != nil, "the last error stays visible after recovery")
+        #expect(recovered.lastError == nil, "a fault that is over is not reported as the state")
 
         let reader = try LogReader(databasePath: path)
-        #expect(try reader.count() == 8)
-        // The refused records are counted in the database too.
-        #expect(try reader.droppedRecordCount() == 2)
-        #expect(try reader.rows().map(\.timestampMilliseconds).sorted() == (0..<8).map { Sample.baseTime + Int64($0) })
+        #expect(try reader.count() == 10)
+        #expect(try reader.droppedRecordCount() == 0)
+        #expect(
+            try reader.rows().sorted { $0.id < $1.id }.map(\.timestampMilliseconds) == (0..<10).map { Sample.baseTime + Int64($0) }, "in the order appended")
     }
 
-    @Test("stop with the database still failing gives up at its deadline and counts what was lost")
+    @Test("stop with the database still failing gives up at its deadline, leaves the records in the journal, and the next start writes them")
     func stopWhileFailing() throws {
         let fixture = try LogFixture()
         let blocker = try fixture.folder.write("blocker", "x")
-        let writer = try fixture.writer(path: blocker + "/hits.sqlite", capacity: 100)
-        for _ in 0..<5 { #expect(writer.enqueue(Sample.record())) }
+        let writer = try fixture.writer(path: blocker + "/hits.sqlite")
+        for index in 0..<5 { #expect(writer.enqueue(Sample.record(at: Sample.baseTime + Int64(index)))) }
         // A deadline already reached: the retries up to a later one are WriterCycleTests' to show.
         let final = writer.stop(timeout: .zero)
         #expect(final.isStopped)
         #expect(final.written == 0)
         #expect(final.abandonedAtStop == 5)
-        #expect(final.pending == 0)
-        #expect(final.description.contains("5 lost at stop"))
+        #expect(final.pending == 5)
+        #expect(final.description.contains("5 left in the journal"), "\(final)")
+
+        try FileManager.default.removeItem(atPath: blocker)
+        let next = try fixture.writer(path: blocker + "/hits.sqlite")
+        #expect(next.drain(timeout: .seconds(30)))
+        let written = next.stop()
+        #expect(written.written == 5 && written.recoveredWritten == 5 && written.pending == 0, "\(written)")
+        #expect(
+            try LogReader(databasePath: blocker + "/hits.sqlite").rows().sorted { $0.id < $1.id }.map(\.timestampMilliseconds)
+                == (0..<5).map { Sample.baseTime + Int64($0) })
     }
 
     @Test("a database deleted under a running writer is created again and later rows land in it")
@@ -104,32 +114,32 @@ struct LogWriterFaultTests {
         #expect(try fixture.reader().count(LogFilter(host: "rowhni.com")) == 6)
     }
 
-    /// A queue that is full waits for the writer's commits, so a load it cannot keep up with is
-    /// slowed rather than losing rows; it drops (and counts) only once nothing drains it.
-    @Test("a full queue waits for each commit and loses nothing; with nothing draining it, it drops after the wait")
-    func fullQueueWaitsForRoom() throws {
+    /// The journal is bounded: while the database holds the writer up, a full journal drops new
+    /// records at once (no request waits) and counts each one, here and in the database.
+    @Test("a full journal drops new records without waiting and counts them exactly; what it took is written once the database is back")
+    func fullJournalDropsAndCounts() throws {
         let fixture = try LogFixture()
-        // Room for one record: every later one waits for the commit of the one before.
-        let writer = try fixture.writer(capacity: 1, fullQueueWait: .seconds(60))
-        for index in 0..<300 { #expect(writer.enqueue(Sample.record(at: Sample.baseTime + Int64(index), path: "/waited"))) }
-        #expect(writer.drain(timeout: .seconds(60)))
-        #expect(writer.status.dropped == 0)
-        #expect(try fixture.reader().count() == 300)
-
-        // Held by another connection, the database takes no commit for as long as the writer's busy
-        // timeout (60 s): the one record in flight fills the queue, and the next waits its 50 ms.
-        let stalled = try LogFixture()
-        let slow = try stalled.writer(capacity: 1, fullQueueWait: .milliseconds(50), busyTimeout: .seconds(60))
-        #expect(slow.enqueue(Sample.record(path: "/first")))
-        #expect(slow.drain())
-        let other = try SQLiteConnection(path: stalled.databasePath)
+        // 64 KiB of journal: a couple of hundred records.
+        let writer = try fixture.writer(journalSizeBytes: 64 << 10, busyTimeout: .seconds(60))
+        #expect(writer.enqueue(Sample.record(path: "/first")))
+        #expect(writer.drain())
+        let other = try SQLiteConnection(path: fixture.databasePath)
         try other.execute("BEGIN IMMEDIATE")
-        #expect(slow.enqueue(Sample.record(path: "/in-flight")))
-        #expect(!slow.enqueue(Sample.record(path: "/dropped")))
-        #expect(slow.status.dropped == 1)
-        #expect(slow.status.waitedForRoom == 1)
-        #expect(slow.status.health == .healthy, "the writer is waiting for the lock, not failing")
+        var accepted = 0
+        var refused = 0
+        for index in 0..<2000 {
+            if writer.enqueue(Sample.record(at: Sample.baseTime + Int64(index), path: "/during")) { accepted += 1 } else { refused += 1 }
+        }
+        #expect(accepted > 50 && refused > 0, "accepted \(accepted), refused \(refused)")
+        let full = writer.status
+        #expect(full.dropped == refused)
+        #expect(full.journal.droppedFull == refused)
+        #expect(full.health == .healthy, "the writer is waiting for the lock, not failing")
         try other.execute("ROLLBACK")
-        #expect(slow.stop().written == 2)
+        #expect(writer.drain(timeout: .seconds(60)))
+        let final = writer.stop()
+        #expect(final.written == 1 + accepted, "\(final)")
+        #expect(try fixture.reader().count() == 1 + accepted)
+        #expect(try fixture.reader().droppedRecordCount() == refused)
     }
 }

@@ -13,10 +13,11 @@ import Testing
 struct PostgreSQLLogTests {
     typealias R = RandomLog
 
-    static func writer(_ database: any LogDatabase, capacity: Int = 65_536) throws -> LogWriter {
+    static func writer(_ database: any LogDatabase, journalPath: String? = nil) throws -> LogWriter {
         try LogWriter(
             configuration: LogWriterConfiguration(
-                database: database, queueCapacity: capacity, initialRetryDelay: .milliseconds(20), maximumRetryDelay: .milliseconds(200)))
+                database: database, journalPath: journalPath ?? NSTemporaryDirectory() + "/journal-\(UUID().uuidString).hits-journal",
+                journalSizeBytes: 16 << 20, initialRetryDelay: .milliseconds(20), maximumRetryDelay: .milliseconds(200)))
     }
 
     @Test("the same records give the same rows, statistics, funnel and listings as in SQLite, through the rollups or not")
@@ -174,49 +175,46 @@ struct PostgreSQLLogTests {
         #expect(try LogReader(database: database).stats(by: .kind) == [StatsRow(key: "fallback", hits: 1000)])
     }
 
-    /// Waits until the writer's status says it is healthy again (the spool replayed), woken by each
-    /// turn of the writer.
+    /// Waits until the writer's status says it is healthy again with nothing left in the journal,
+    /// woken by each turn of the writer.
     static func waitUntilHealthy(_ writer: LogWriter) -> Bool {
         writer.waitForStatus(timeout: .seconds(60)) { $0.isHealthy && $0.pending == 0 }
     }
 
-    @Test("with the server down, batches go to the local spool (degraded, no password shown), survive a stop, and are replayed in order once it is back")
-    func spoolWhileDown() throws {
+    @Test("with the server down, records wait in the journal (failing, no password shown), survive a stop, and are written in order once it is back")
+    func journalWhileDown() throws {
         let server = try TemporaryPostgreSQL()
-        let folder = try TemporaryDirectory("spool")
-        let spoolPath = folder.path + "/spool.sqlite"
-        let database = LogDatabaseLocator.database(at: server.url, spoolFile: spoolPath)
-        #expect(database is SpooledLogDatabase)
-        let first = try Self.writer(database)
+        let folder = try TemporaryDirectory("journal")
+        let journalPath = folder.path + "/writer.hits-journal"
+        let database = LogDatabaseLocator.database(at: server.url)
+        let first = try Self.writer(database, journalPath: journalPath)
         for index in 0..<100 { first.enqueue(Sample.record(at: Sample.baseTime + Int64(index))) }
         #expect(first.drain())
         #expect(first.status.isHealthy)
 
         server.stop()
         for index in 100..<300 { first.enqueue(Sample.record(at: Sample.baseTime + Int64(index))) }
-        // Kept safe in the spool: drained, but degraded, and the status says where the rows are.
-        #expect(first.drain(timeout: .seconds(30)))
-        let degraded = first.status
-        #expect(degraded.health == .degraded, "\(degraded)")
-        #expect(degraded.lastError?.contains("local spool") == true, "\(degraded)")
-        #expect(degraded.lastError?.contains(server.password) == false)
-        let stopped = first.stop()
-        #expect(stopped.written == 300 && stopped.abandonedAtStop == 0, "\(stopped)")
-        #expect(try SQLiteSpool(path: spoolPath).rowCount() == 200)
+        #expect(first.waitForStatus(timeout: .seconds(30)) { $0.health == .failing })
+        #expect(!first.drain(timeout: .zero))
+        let failing = first.status
+        #expect(failing.pending == 200, "\(failing)")
+        #expect(failing.lastError?.contains(server.password) == false)
+        let stopped = first.stop(timeout: .zero)
+        #expect(stopped.written == 100 && stopped.abandonedAtStop == 200, "\(stopped)")
 
-        // The next start replays the spool as soon as the server is back, without waiting for rows.
+        // The next start writes the journal's backlog as soon as the server is back.
         try server.start()
-        let second = try Self.writer(database)
+        let second = try Self.writer(database, journalPath: journalPath)
         #expect(Self.waitUntilHealthy(second))
-        second.stop()
-        #expect(try SQLiteSpool(path: spoolPath).rowCount() == 0)
+        let final = second.stop()
+        #expect(final.recoveredWritten == 200, "\(final)")
         let rows = try LogReader(database: database).rows().sorted { $0.id < $1.id }
         #expect(rows.count == 300)
-        #expect(rows.map(\.timestampMilliseconds) == (0..<300).map { Sample.baseTime + Int64($0) }, "in the order they were written")
+        #expect(rows.map(\.timestampMilliseconds) == (0..<300).map { Sample.baseTime + Int64($0) }, "in the order they were appended")
         #expect(try LogReader(database: database).stats(by: .kind) == [StatsRow(key: "fallback", hits: 300)])
     }
 
-    @Test("a spooled batch the database already has (its commit's answer was lost) is not written again")
+    @Test("an earlier linkhost's spool is written once at the first open, skipping a batch the database already has, then deleted")
     func replayIsExactlyOnce() throws {
         let server = try TemporaryPostgreSQL()
         let folder = try TemporaryDirectory("spool")
@@ -238,6 +236,7 @@ struct PostgreSQLLogTests {
         let reader = try LogReader(database: postgres)
         #expect(try reader.count() == 80)
         #expect(try reader.droppedRecordCount() == 3)
+        #expect(!FileManager.default.fileExists(atPath: spoolPath), "the spool is gone once written")
     }
 
     @Test("the password is in no error, status or name; a wrong one fails with the server's reason")

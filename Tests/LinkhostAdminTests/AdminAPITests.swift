@@ -93,7 +93,8 @@ struct AdminAPITests {
         // A large export, written straight into the log, streams chunked (no Content-Length: it is
         // never assembled whole) and holds every row once, in order.
         let bulk = 25_000
-        let writer = try LogWriter(databasePath: harness.databasePath)
+        // A journal of its own: the server writes this log too, through the journal beside it.
+        let writer = try LogWriter(configuration: LogWriterConfiguration(databasePath: harness.databasePath, journalPath: harness.databasePath + ".bulk"))
         for index in 0..<bulk {
             writer.enqueue(
                 LogRecord(

@@ -39,7 +39,8 @@ final class AdminHarness {
         in folder: TemporaryDirectory, settings: [String: JSONValue] = [:], adjust: (JSONValue) -> JSONValue = { $0 }
     ) throws -> LinkhostConfiguration {
         var document = try JSONParser().parse(Array(try Data(contentsOf: URL(fileURLWithPath: ProjectPaths.shippedConfig))))
-        var replaced: [String: JSONValue] = ["server.limits.threads": 2, "log.enabled": .bool(true)]
+        // An 8 MiB journal, as `shippedConfiguration` (the tests' files are in memory).
+        var replaced: [String: JSONValue] = ["server.limits.threads": 2, "log.enabled": .bool(true), "log.journal.sizeBytes": 8_388_608]
         replaced.merge(settings) { _, given in given }
         for (path, value) in replaced { document = document.setting(path, to: value) }
         document = adjust(document)

@@ -170,7 +170,8 @@ struct DashboardSampleLog {
 
     /// Writes every row to the SQLite log at `path` (created when missing) and waits until they are in.
     func write(to path: String) throws {
-        let writer = try LogWriter(configuration: LogWriterConfiguration(databasePath: path))
+        // A journal of its own: a server may write this log too, through the journal beside it.
+        let writer = try LogWriter(configuration: LogWriterConfiguration(databasePath: path, journalPath: path + ".sample"))
         for record in records { _ = writer.enqueue(record) }
         let status = writer.stop()
         guard status.written >= records.count else { throw HarnessError(description: "the writer wrote \(status.written) of \(records.count) rows") }

@@ -13,7 +13,9 @@ func shippedConfiguration(
     editing: (JSONValue) -> JSONValue = { $0 }
 ) throws -> LinkhostConfiguration {
     var document = editing(try JSONParser().parse(Array(try Data(contentsOf: URL(fileURLWithPath: file)))))
-    var replaced: [String: JSONValue] = ["server.limits.threads": 2, "log.enabled": .bool(logDatabase != nil)]
+    // An 8 MiB journal: the tests' files live in memory (/dev/shm), where a journal's reserved
+    // blocks are memory, and the default (1 GiB) is sized for a production outage.
+    var replaced: [String: JSONValue] = ["server.limits.threads": 2, "log.enabled": .bool(logDatabase != nil), "log.journal.sizeBytes": 8_388_608]
     if case .site(let id) = unknownHost { replaced["server.unknownHost"] = .string(id) }
     replaced.merge(settings) { _, given in given }
     for (path, value) in replaced { document = document.setting(path, to: value) }

@@ -13,6 +13,9 @@ struct EditableConfig {
         document = try JSONParser().parse(Array(try Data(contentsOf: URL(fileURLWithPath: ProjectPaths.shippedConfig))))
         file = folder.path + "/" + name
         set("server.publicDirectory", to: .string(ProjectPaths.root + "/Public"))
+        // The tests' files are in memory (/dev/shm), where a journal's reserved blocks are memory:
+        // 8 MiB, not the default sized for a production outage.
+        set("log.journal.sizeBytes", to: 8_388_608)
     }
 
     /// Replaces (or adds) the value at a dotted path of object keys.

@@ -151,7 +151,9 @@ struct HitLogTests {
     @Test func aDatabaseThatCannotBeWrittenDoesNotStopPagesAndIsReported() throws {
         // A regular file where the database's folder should be: cannot be opened, even as root.
         let blocker = try folder.write("not-a-folder", "x")
-        let server = try LinkhostServer(configuration: try configuration(database: blocker + "/log.sqlite"))
+        // The journal is elsewhere (one that cannot be made stops the start: `HitLogTests`' next test).
+        let server = try LinkhostServer(
+            configuration: try shippedConfiguration(logDatabase: blocker + "/log.sqlite", settings: ["log.journal.path": .string(folder.path + "/journal")]))
         let client = server.inProcess
         #expect(try client.request("GET", "/addfriend?code=TEST123", host: "rowhni.com").status == 200)
         #expect(try client.request("GET", "/.well-known/apple-app-site-association", host: "rowhni.com").status == 200)
@@ -164,12 +166,22 @@ struct HitLogTests {
         #expect(health["log"]?["healthy"] == false)
         #expect(health["log"]?["lastError"]?.stringValue?.isEmpty == false)
         #expect(health["log"]?["notes"]?.arrayElements?.first?.stringValue?.contains("secret parameters are not logged") == true)
-        // The rows wait in memory; once the cause is gone they are written.
+        // The rows wait in the journal; once the cause is gone they are written.
         try FileManager.default.removeItem(atPath: blocker)
         let status = try #require(server.stop())
         #expect(status.dropped == 0)
         #expect(status.written >= 2)
         #expect(try LogReader(databasePath: blocker + "/log.sqlite").count(LogFilter(kind: "fallback")) == 1)
+    }
+
+    @Test func aJournalThatCannotBeMadeStopsTheStartWithItsPath() throws {
+        let blocker = try folder.write("not-a-folder", "x")
+        let error = #expect(throws: (any Error).self) {
+            try LinkhostServer(
+                configuration: try shippedConfiguration(
+                    logDatabase: folder.path + "/log.sqlite", settings: ["log.journal.path": .string(blocker + "/journal")]))
+        }
+        #expect("\(error.map { "\($0)" } ?? "")".contains(blocker), "\(String(describing: error))")
     }
 
     @Test func sigtermUnderLoadLogsEveryResponseAClientReceived() throws {

@@ -57,12 +57,12 @@ struct PostgreSQLHitLogTests {
     @Test func twoInstancesWriteEveryResponseIntoOneDatabaseWhileItRestartsTwice() throws {
         let postgres = try TemporaryPostgreSQL()
         let folder = try TemporaryDirectory()
-        // Two instances: one database and one hash key, each its own spool.
+        // Two instances: one database and one hash key, each its own journal.
         let servers = try (0..<2).map { index in
             try LinkhostServer(
                 configuration: try shippedConfiguration(
                     logDatabase: postgres.url,
-                    settings: ["log.secretKeyFile": .string(folder.path + "/log.key"), "log.spoolFile": .string(folder.path + "/spool-\(index).sqlite")]))
+                    settings: ["log.secretKeyFile": .string(folder.path + "/log.key"), "log.journal.path": .string(folder.path + "/journal-\(index)")]))
         }
         let received = SharedCounter()
         let perClient = 10_000

@@ -10,6 +10,9 @@ public protocol LogDatabase: Sendable {
     /// Where the key that hashes secret parameters lives (`SecretHasher`), beside the database.
     var secretKeyFilePath: String { get }
 
+    /// Where the writer's journal goes unless configured otherwise: on local disk, one per instance.
+    var defaultJournalPath: String { get }
+
     /// Opens the writer's side: creates the database when missing, brings its schema up to date and
     /// prepares what a batch needs. Called on the writer thread, and again after any failure.
     func openStore(_ options: LogStoreOptions) throws -> any LogStore

@@ -21,6 +21,11 @@ public protocol LogStore: AnyObject {
     /// database is away), for the writer's status; `nil` when all is well.
     var degradation: String? { get }
 
+    /// Makes every commit so far survive a power loss, before the writer hands the journal's space
+    /// for them back. SQLite at `synchronous = NORMAL` syncs its WAL only at checkpoints, so it syncs
+    /// it here; a database whose commits are durable when they return (PostgreSQL) does nothing.
+    func makeDurable() throws
+
     /// Deletes hits before `cutoffMilliseconds` and the rollup rows of the buckets before it, in one
     /// transaction; returns how many hits went. The cutoff is the start of a bucket of
     /// `RollupGrain.coarsest`, so no rollup row is cut in two.
@@ -34,4 +39,6 @@ extension LogStore {
     }
 
     public var degradation: String? { nil }
+
+    public func makeDurable() throws {}
 }

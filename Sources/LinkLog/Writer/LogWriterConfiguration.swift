@@ -1,22 +1,25 @@
 import Logging
 
-/// How a `LogWriter` runs: which database, how much it may hold in memory, how long rows are kept,
-/// and how it retries when the database fails.
+/// How a `LogWriter` runs: which database, where its journal is and how large, how long rows are
+/// kept, and how it retries when the database fails.
 public struct LogWriterConfiguration: Sendable {
     /// The database the rows go to (created when missing).
     public var database: any LogDatabase
-    /// Records held in memory (queued plus being written) before new ones wait (`fullQueueWait`) or
-    /// are dropped. With waiting, a larger queue buys no throughput: under a load the writer cannot
-    /// keep up with it only holds more memory (a few kilobytes a record) and makes each batch, and
-    /// so each wait for room, longer. 8,192 kept a saturated server within 64 MB; a failing
-    /// database (nothing drains the queue) fills it in a minute and a half at 100 requests a second.
-    public var queueCapacity: Int
-    /// How long a record waits for room in a full queue while the writer is making progress
-    /// (committing batches, not failing), before it is dropped and counted; zero drops at once.
-    /// Under a load the writer cannot keep up with, this slows the requests that log (the
-    /// server's threads wait here after answering) rather than losing rows; when the database
-    /// fails the queue is not drained, and records are dropped without waiting.
-    public var fullQueueWait: Duration
+    /// The journal every record goes into before the database (`HitJournal`); by default beside the
+    /// database (`LogDatabase.defaultJournalPath`).
+    public var journalPath: String
+    /// The journal's size when it is made (an existing journal keeps its own): see
+    /// `defaultJournalSizeBytes`.
+    public var journalSizeBytes: UInt64
+    /// How often the journal is synced to disk (`fdatasync`): what a power loss may cost at most.
+    public var journalSyncInterval: Duration
+    /// Rows written in one transaction at most: a backlog is written in batches this large, so a
+    /// commit stays short (tens of milliseconds) and new rows are not held up behind it.
+    public var maximumBatchRecords: Int
+    /// How long the writer waits for an exchange to end before it writes the exchange's row with its
+    /// outcome unknown (`duration_us` -1): far longer than any exchange lives, so only a fault
+    /// (an exchange the server never reported ending) gets there.
+    public var completionWait: Duration
     /// Delete rows older than this many days (from the start of that UTC day, so whole days go), at
     /// open and every `retentionInterval`; 0 keeps everything.
     public var retentionDays: Int
@@ -33,11 +36,18 @@ public struct LogWriterConfiguration: Sendable {
     /// Where fault and recovery messages go (once per change, not once per retry).
     public var logger: Logger
 
+    /// 1 GiB: at about 600 bytes a logged request (a page view with a browser's User-Agent), some
+    /// 1.7 million records — an hour of an outage at 500 requests a second, ten at 50.
+    public static let defaultJournalSizeBytes: UInt64 = 1 << 30
+
     /// A configuration with production defaults for everything but the database.
     public init(
         database: any LogDatabase,
-        queueCapacity: Int = 8_192,
-        fullQueueWait: Duration = .seconds(1),
+        journalPath: String? = nil,
+        journalSizeBytes: UInt64 = LogWriterConfiguration.defaultJournalSizeBytes,
+        journalSyncInterval: Duration = .seconds(1),
+        maximumBatchRecords: Int = 4096,
+        completionWait: Duration = .seconds(600),
         retentionDays: Int = 0,
         retentionInterval: Duration = .seconds(3600),
         initialRetryDelay: Duration = .milliseconds(500),
@@ -47,8 +57,11 @@ public struct LogWriterConfiguration: Sendable {
         logger: Logger = Logger(label: "linkhost.log")
     ) {
         self.database = database
-        self.queueCapacity = queueCapacity
-        self.fullQueueWait = fullQueueWait
+        self.journalPath = journalPath ?? database.defaultJournalPath
+        self.journalSizeBytes = journalSizeBytes
+        self.journalSyncInterval = journalSyncInterval
+        self.maximumBatchRecords = max(1, maximumBatchRecords)
+        self.completionWait = completionWait
         self.retentionDays = retentionDays
         self.retentionInterval = retentionInterval
         self.initialRetryDelay = initialRetryDelay

@@ -1,23 +1,42 @@
 import Foundation
 import Glibc
+import HitJournal
 import Logging
 
-/// The machinery behind `LogWriter`: the shared queue and counters, and the thread that carries out
-/// what `WriterCycle` decides. Kept apart from `LogWriter` so the thread holds this object, not the
-/// public handle, and releasing the handle can still stop the thread.
+/// The machinery behind `LogWriter`: the journal the request threads append to, the counters they
+/// share with the writer, and the thread that carries out what `WriterCycle` decides — reading the
+/// journal in order, writing its records to the database with the position reached in the same
+/// transaction, and handing journal space back once the database holds it durably. Kept apart from
+/// `LogWriter` so the thread holds this object, not the public handle.
 final class LogWriterEngine: Sendable {
     let configuration: LogWriterConfiguration
+    let journal: HitJournal
     let lock: WriterStateLock
-    /// When the writer started, on its one clock (`ContinuousClock`): its cycle counts time from here
-    /// (`WriterCycle`).
+    /// When the writer started, on its one clock (`ContinuousClock`): its cycle counts time from here.
     let start: ContinuousClock.Instant
+    private let syncer: JournalSyncer
+    /// The `meta` key the database keeps this journal's position under (`LogBatchMarker`).
+    private let markerKey: String
 
-    init(configuration: LogWriterConfiguration) {
+    init(configuration: LogWriterConfiguration) throws {
         self.configuration = configuration
-        var state = LogWriterState()
-        state.queue.reserveCapacity(min(max(configuration.queueCapacity, 0), 1024))
-        lock = WriterStateLock(state)
+        try FolderCreator.createParent(of: configuration.journalPath)
+        journal = try HitJournal(path: configuration.journalPath, sizeBytes: configuration.journalSizeBytes)
+        markerKey = "journal:" + journal.identifier
+        lock = WriterStateLock(LogWriterState())
         start = ContinuousClock.now
+        syncer = JournalSyncer(journal: journal, interval: configuration.journalSyncInterval)
+        let recovery = journal.recovery
+        var metadata = databaseMetadata
+        metadata["journal"] = "\(journal.path)"
+        if journal.preallocatedByWriting {
+            logger.notice("the file system cannot reserve the journal's blocks (fallocate); zeros were written instead", metadata: metadata)
+        }
+        if recovery.skippedStretches > 0 {
+            metadata["skipped"] = "\(recovery.skippedStretches)"
+            metadata["bytes"] = "\(recovery.skippedBytes)"
+            logger.warning("the hit journal held holes or damaged records (a kill or a power loss); they were stepped over", metadata: metadata)
+        }
     }
 
     private var logger: Logger { configuration.logger }
@@ -25,56 +44,42 @@ final class LogWriterEngine: Sendable {
 
     // MARK: - Called from any thread
 
-    /// Runs on every logged request: a lock for an array append, and no clock read — unless the
-    /// queue is full, when it waits up to `fullQueueWait` for the writer to commit a batch.
-    ///
-    /// The record is moved into the queue, never copied: a copy of its two dozen fields, and the
-    /// release of it, cost about 1,000 instructions a row.
-    func enqueue(_ record: consuming LogRecord) -> Bool {
-        let capacity = configuration.queueCapacity
-        let wait = configuration.fullQueueWait
-        var pending = Optional(record)
-        let outcome = lock.withLock { state -> EnqueueOutcome in
-            let outcome = Self.place(&pending, in: &state, capacity: capacity)
-            if outcome == .full, wait <= .zero { state.dropped += 1 }
-            return outcome
+    /// Runs on every logged request: the record goes into the journal (`HitJournal.append`: a
+    /// reservation under a mutex and one `pwrite`), then the writer is told. Never waits for the
+    /// database; a full journal drops the record and counts it.
+    func append(_ record: consuming LogRecord, completion: JournalCompletion?) -> JournalTicket? {
+        if lock.withLock({ state -> Bool in
+            if state.stopRequested { state.rejectedAfterStop += 1 }
+            return state.stopRequested
+        }) {
+            return nil
         }
-        var accepted = outcome == .queued
-        if outcome == .full, wait > .zero {
-            // Woken by every commit (`progressMade`); no wait while the writer fails, because then
-            // nothing drains the queue, nor once a stop is requested.
-            accepted = lock.withLock(
-                waitingFor: .progressMade, timeout: wait,
-                while: { $0.health != .failing && !$0.stopRequested && !$0.writerExited && $0.queue.count + $0.inFlight >= capacity }
-            ) { state in
-                state.waitedForRoom += 1
-                let outcome = Self.place(&pending, in: &state, capacity: capacity)
-                if outcome == .full { state.dropped += 1 }
-                return outcome == .queued
-            }
-        }
-        // Outside the lock, so the woken writer does not immediately block on it.
-        if accepted { lock.signal(.workArrived) }
-        return accepted
+        var record = record
+        record.capText(to: min(configuration.maximumTextBytes, LogRecord.journalTextLimit))
+        let ticket = journal.append(payloadCount: record.journalSize, completion: completion) { record.encodeForJournal(into: $0) }
+        noteChange()
+        return ticket
     }
 
-    private enum EnqueueOutcome { case queued, full, stopped }
+    /// The exchange of the record at `ticket` ended.
+    func complete(_ ticket: JournalTicket, _ completion: JournalCompletion) {
+        journal.complete(ticket, completion)
+        noteChange()
+    }
 
-    /// Moves `record` into the queue if there is room and no stop was requested (counting a refusal
-    /// after a stop); it stays in `record` otherwise.
-    private static func place(_ record: inout LogRecord?, in state: inout LogWriterState, capacity: Int) -> EnqueueOutcome {
-        if state.stopRequested {
-            state.rejectedAfterStop += 1
-            return .stopped
+    /// Bumps the change count and wakes the writer if it sleeps on it. Under the lock, so a writer
+    /// that just found nothing new cannot miss the change before it sleeps.
+    private func noteChange() {
+        let wake = lock.withLock { state -> Bool in
+            state.journalChanges &+= 1
+            return state.writerWaiting
         }
-        guard state.queue.count + state.inFlight < capacity, let moved = record.take() else { return .full }
-        state.queue.append(moved)
-        state.enqueued += 1
-        return .queued
+        if wake { lock.signal(.workArrived) }
     }
 
     func status() -> LogWriterStatus {
-        lock.withLock { snapshot($0) }
+        let journalStatus = journal.status
+        return lock.withLock { snapshot($0, journalStatus) }
     }
 
     func waitForFirstOpenAttempt() {
@@ -84,16 +89,19 @@ final class LogWriterEngine: Sendable {
     /// Waits until `condition` holds for the status, or `timeout` passes, or the writer ends;
     /// returns whether it holds. Checked again each time the writer makes progress.
     func waitForStatus(timeout: Duration, until condition: (LogWriterStatus) -> Bool) -> Bool {
-        lock.withLock(waitingFor: .progressMade, timeout: timeout, while: { !$0.writerExited && !condition(snapshot($0)) }) {
-            condition(snapshot($0))
+        let journal = self.journal
+        return lock.withLock(waitingFor: .progressMade, timeout: timeout, while: { !$0.writerExited && !condition(snapshot($0, journal.status)) }) {
+            condition(snapshot($0, journal.status))
         }
     }
 
     func drain(timeout: Duration) -> Bool {
-        // Records are written in the order they were queued, so `written` reaching the count at the
-        // time of the call means every one of those records is in the database.
-        let target = lock.withLock { $0.enqueued }
-        return waitForStatus(timeout: timeout) { $0.written >= target }
+        // Records are written in the order of their sequence numbers, so the database holding the
+        // last one handed out at the time of the call means it holds every record before it.
+        let target = journal.lastSequence
+        return lock.withLock(waitingFor: .progressMade, timeout: timeout, while: { !$0.writerExited && $0.committedSequence < target }) {
+            $0.committedSequence >= target
+        }
     }
 
     func stop(timeout: Duration) -> LogWriterStatus {
@@ -104,23 +112,47 @@ final class LogWriterEngine: Sendable {
         }
         lock.signal(.workArrived)
         lock.signal(.stopRequested)
-        // Records waiting for room in a full queue give up now rather than at their deadline.
-        lock.broadcast(.progressMade)
         lock.withLock(waitingFor: .progressMade, timeout: nil, while: { !$0.writerExited }) { _ in }
+        syncer.stop()
+        journal.close()
         return status()
     }
 
-    /// Starts the writer thread: a plain detached pthread that holds a strong reference to the engine
-    /// until its loop returns. A real thread, not a task, because it blocks in the database.
+    /// Starts the writer thread (a plain detached pthread holding the engine until its loop returns;
+    /// a real thread, not a task, because it blocks in the database) and the journal's sync thread.
     func startThread() throws {
         switch BlockingThread.start(named: "linkhost-log", { self.run() }) {
         case .success(let thread): pthread_detach(thread)
         case .failure(let failure): throw LogError.writerThreadNotStarted(reason: failure.reason)
         }
+        try syncer.start()
     }
 
-    private func snapshot(_ state: LogWriterState) -> LogWriterStatus {
-        state.snapshot(database: configuration.database.displayName, queueCapacity: configuration.queueCapacity)
+    private func snapshot(_ state: LogWriterState, _ journalStatus: JournalStatus) -> LogWriterStatus {
+        let pending = Int(journalStatus.lastSequence &- min(state.committedSequence, journalStatus.lastSequence))
+        let now = WallClock.nowMilliseconds()
+        return LogWriterStatus(
+            database: configuration.database.displayName,
+            journal: journalStatus,
+            enqueued: journalStatus.appended,
+            written: state.written,
+            recoveredWritten: state.recoveredWritten,
+            dropped: journalStatus.droppedFull + journalStatus.failedWrites,
+            rejectedAfterStop: state.rejectedAfterStop,
+            pending: pending,
+            backlogSeconds: pending == 0 ? 0 : state.oldestPendingMilliseconds.map { Double(max(0, now - $0)) / 1000 } ?? 0,
+            cutShort: state.cutShort,
+            outcomeUnknown: state.outcomeUnknown,
+            skippedDamaged: journalStatus.recovery.skippedStretches + state.undecodable,
+            batches: state.batches,
+            health: state.health,
+            lastError: state.lastError,
+            failingSinceMilliseconds: state.failingSinceMilliseconds,
+            consecutiveFailures: state.consecutiveFailures,
+            retentionDeletedRows: state.retentionDeletedRows,
+            abandonedAtStop: state.leftInJournal,
+            isStopped: state.writerExited
+        )
     }
 
     // MARK: - The writer thread
@@ -130,170 +162,316 @@ final class LogWriterEngine: Sendable {
         start.duration(to: .now)
     }
 
-    /// The writer loop: asks the cycle what to do, does it, and tells it how that went. The store
-    /// lives here, on the writer thread's stack only, which is why it may be a non-`Sendable` connection.
-    /// Each step returns when it was done, read from the clock at most once: that time dates the
-    /// outcome, and the next decision and its wait are made at it (nothing in between takes time).
+    /// What the writer thread keeps between steps: the store (a non-`Sendable` connection, on this
+    /// thread's stack only), the reader, and where the batch in hand ends.
+    private struct Writer: ~Copyable {
+        var store: (any LogStore)?
+        var reader: JournalReader
+        /// The position after the last record the database holds, as this writer knows it.
+        var committed: JournalPosition
+        /// The position after the batch in hand.
+        var batchEnd: JournalPosition
+        /// Records of the batch in hand that an earlier process appended.
+        var batchRecovered = 0
+        var batchUnknown = 0
+        var batchCutShort = 0
+        /// `journalChanges` when the journal was last read.
+        var seenChanges = 0
+        /// Whether the last read stopped at its limit (more is waiting) rather than at the end.
+        var moreToRead = false
+        /// The committed position not yet handed back to the journal, and when it was last.
+        var lastReclaim: Duration = .zero
+        /// A record waiting for its completion, and since when (the writer's clock).
+        var pendingSince: (sequence: UInt64, since: Duration)?
+        /// Dropped records already counted into the database's `meta`.
+        var droppedCounted = 0
+    }
+
+    /// The writer loop: asks the cycle what to do, does it, and tells it how that went.
     private func run() {
         var cycle = WriterCycle(configuration: configuration)
-        var store: (any LogStore)?
+        let start = journal.start
+        var writer = Writer(store: nil, reader: JournalReader(journal), committed: start, batchEnd: start)
         var now = elapsed()
-        while let done = carryOut(cycle.next(now: now, wallMilliseconds: WallClock.nowMilliseconds()), at: now, &cycle, &store) {
+        while let done = carryOut(cycle.next(now: now, wallMilliseconds: WallClock.nowMilliseconds()), at: now, &cycle, &writer) {
             now = done
         }
-        // Closes the database (checkpointing its WAL).
-        store = nil
+        // Closes the database (checkpointing its WAL, which makes everything durable).
+        let closedCleanly = writer.store != nil
+        writer.store = nil
+        if closedCleanly { try? journal.reclaim(upTo: writer.committed) }
         lock.withLock { $0.writerExited = true }
         lock.broadcast(.progressMade)
     }
 
     /// Does what `step` (decided at `now`) says and reports the outcome to `cycle`; returns when it
     /// was done, or `nil` once the writer is finished.
-    private func carryOut(_ step: WriterCycle.Step, at now: Duration, _ cycle: inout WriterCycle, _ store: inout (any LogStore)?) -> Duration? {
+    private func carryOut(_ step: WriterCycle.Step, at now: Duration, _ cycle: inout WriterCycle, _ writer: inout Writer) -> Duration? {
         switch step {
         case .open(let retentionCutoff):
             // Close first: the old connection removes its WAL by name when it closes, which must
             // happen before a new database gets a WAL under that name.
-            store = nil
+            writer.store = nil
             do {
                 let opened = try configuration.database.openStore(
                     LogStoreOptions(busyTimeout: configuration.busyTimeout, maximumTextBytes: configuration.maximumTextBytes))
                 if let retentionCutoff { recordRetention(deleted: try opened.deleteRows(before: retentionCutoff)) }
-                store = opened
+                // Where the database is: what it holds of this journal is never written again (a
+                // commit whose answer was lost, an earlier process's rows).
+                let marked = UInt64(max(0, try opened.markedSequence(markerKey) ?? 0))
+                writer.store = opened
+                cycle.discardBatch()
+                writer.reader.rewind(to: writer.committed)
+                if marked > writer.committed.sequence { writer.committed.sequence = marked }
+                lock.withLock { $0.committedSequence = max($0.committedSequence, writer.committed.sequence) }
                 let done = elapsed()
-                cycle.opened(at: done, degraded: opened.degradation != nil)
+                cycle.opened(at: done, degraded: false)
+                readJournal(&cycle, &writer, now: done)
                 return done
             } catch {
-                return fail(error, &cycle, &store)
+                return fail(error, &cycle, &writer)
             }
         case .write(let insert):
-            guard let current = currentStore(&cycle, &store) else { return now }
+            guard let current = currentStore(&cycle, &writer) else { return now }
+            let droppedNow = cycle.droppedToRecord
+            let hasWork = insert && (!cycle.batch.isEmpty || writer.batchEnd.sequence > writer.committed.sequence || droppedNow > 0)
             do {
-                if insert {
-                    cycle.capTexts(to: configuration.maximumTextBytes)
-                    try current.insert(cycle.batch, droppedRecords: cycle.droppedToRecord)
+                if hasWork {
+                    try current.insert(
+                        cycle.batch, droppedRecords: droppedNow, marker: LogBatchMarker(key: markerKey, sequence: Int64(writer.batchEnd.sequence)))
                 }
             } catch {
-                return fail(error, &cycle, &store)
+                return fail(error, &cycle, &writer)
             }
-            let degradation = current.degradation
-            let wasDegraded = cycle.isDegraded
-            // Nothing inserted took no time worth a reading.
-            let done = insert ? elapsed() : now
-            let written = cycle.wrote(at: done, degraded: degradation != nil)
-            recordSuccess(written, degradation: degradation, wasDegraded: wasDegraded)
+            let done = hasWork ? elapsed() : now
+            let written = cycle.wrote(at: done, degraded: false)
+            if hasWork {
+                writer.droppedCounted += droppedNow
+                writer.committed = writer.batchEnd
+            }
+            recordSuccess(written.records, writer: &writer)
+            reclaimIfDue(&writer, current, now: done)
+            if writer.moreToRead { readJournal(&cycle, &writer, now: done) }
             return done
         case .applyRetention(let cutoff):
-            guard let current = currentStore(&cycle, &store) else { return now }
+            guard let current = currentStore(&cycle, &writer) else { return now }
             do {
                 recordRetention(deleted: try current.deleteRows(before: cutoff))
                 let done = elapsed()
                 cycle.retained(at: done)
                 return done
             } catch {
-                return fail(error, &cycle, &store)
+                return fail(error, &cycle, &writer)
             }
         case .wait(let deadline, let wakingForRecords):
             let stopSeen = cycle.isStopping
             var cutShort = false
+            var stopDeadline: Duration?
+            let seen = writer.seenChanges
+            let more = writer.moreToRead
+            // Said before the wait's check, under the same lock an appender takes: one that comes
+            // after the check sees it and wakes the writer; one before it is seen by the check.
+            if wakingForRecords { lock.withLock { $0.writerWaiting = true } }
             lock.withLock(
                 waitingFor: wakingForRecords ? .workArrived : .stopRequested, timeout: deadline.map { $0 - now },
                 while: { state in
                     if state.stopRequested, !stopSeen { return false }
-                    return !wakingForRecords || state.queue.isEmpty
+                    guard wakingForRecords else { return true }
+                    return !more && state.journalChanges == seen
                 }
             ) { state in
-                cutShort = (state.stopRequested && !stopSeen) || (wakingForRecords && !state.queue.isEmpty)
-                cycle.take(&state.queue, droppedRecords: state.dropped - state.droppedInDatabase, stopDeadline: state.stopDeadline)
-                state.inFlight = cycle.batch.count
+                state.writerWaiting = false
+                cutShort = (state.stopRequested && !stopSeen) || (wakingForRecords && (state.journalChanges != seen || more))
+                stopDeadline = state.stopDeadline
             }
-            // A wait that ran to its deadline ended there; one with no deadline leaves nothing the
-            // cycle decides next depending on how long it took (no backoff, pause, retention or
-            // catch-up is pending). Only a wait cut short by records or a stop needs a reading.
-            guard let deadline else { return now }
-            return cutShort ? elapsed() : deadline
+            let done = (deadline == nil || cutShort) ? elapsed() : deadline!
+            if writer.store != nil {
+                readJournal(&cycle, &writer, now: done, stopDeadline: stopDeadline)
+            } else {
+                var none: [LogRecord] = []
+                cycle.take(&none, droppedRecords: cycle.droppedToRecord, stopDeadline: stopDeadline)
+            }
+            return done
         case .finish:
             return nil
-        case .giveUp(let abandoned):
-            let lost = lock.withLock { state -> Int in
-                let lost = abandoned + state.queue.count
-                state.abandonedAtStop += lost
-                state.queue.removeAll()
-                state.inFlight = 0
-                return lost
+        case .giveUp:
+            let left = lock.withLock { state -> Int in
+                let left = Int(journal.lastSequence &- min(state.committedSequence, journal.lastSequence))
+                state.leftInJournal = left
+                return left
             }
-            logger.error("stopping while the hit log database fails: \(lost) records could not be written", metadata: databaseMetadata)
+            logger.error(
+                "stopping while the hit log database fails: \(left) records stay in the journal and are written at the next start",
+                metadata: databaseMetadata)
             return nil
+        }
+    }
+
+    /// Reads what the journal holds past the batch in hand into it, up to the batch bound: records
+    /// the database already holds are stepped over, and those whose response was not sent in full
+    /// leave no row. Reads the change count first, so a change during the read wakes the next wait.
+    private func readJournal(_ cycle: inout WriterCycle, _ writer: inout Writer, now: Duration, stopDeadline: Duration? = nil) {
+        let (changes, stopAsked) = lock.withLock { ($0.journalChanges, $0.stopDeadline) }
+        writer.seenChanges = changes
+        let journalStatus = journal.status
+        let droppedNow = journalStatus.droppedFull + journalStatus.failedWrites - writer.droppedCounted
+        let room = configuration.maximumBatchRecords - cycle.batch.count
+        guard room > 0 else {
+            writer.moreToRead = true
+            var none: [LogRecord] = []
+            cycle.take(&none, droppedRecords: droppedNow, stopDeadline: stopDeadline ?? stopAsked)
+            return
+        }
+        let stopping = cycle.isStopping || stopAsked != nil
+        // Past `completionWait`, or once stopping (the listeners have stopped, so every exchange
+        // that will end has), a record still without its completion is written as of unknown outcome.
+        var acceptBefore: UInt64 = stopping ? .max : 0
+        if let pending = writer.pendingSince, now - pending.since >= configuration.completionWait { acceptBefore = pending.sequence + 1 }
+        let skipThrough = writer.committed.sequence
+        let recoveredEnd = journal.recovery.lastSequence
+        var records: [LogRecord] = []
+        records.reserveCapacity(min(room, 512))
+        var undecodable = 0
+        var oldest: Int64?
+        var (cutShort, unknown, recovered) = (0, 0, 0)
+        let stop = writer.reader.read(maximumRecords: room, maximumBytes: 8 << 20, acceptPendingBefore: acceptBefore) { entry in
+            guard entry.sequence > skipThrough else { return }
+            if let completion = entry.completion, completion.outcome == .cutShort {
+                cutShort += 1
+                return
+            }
+            guard var record = LogRecord(journalPayload: entry.payload) else {
+                undecodable += 1
+                return
+            }
+            if let completion = entry.completion {
+                record.durationMicroseconds = Int64(completion.durationMicroseconds)
+            } else {
+                record.durationMicroseconds = -1
+                unknown += 1
+            }
+            if entry.sequence <= recoveredEnd { recovered += 1 }
+            if oldest == nil { oldest = record.timestampMilliseconds }
+            records.append(record)
+        }
+        writer.batchCutShort += cutShort
+        writer.batchUnknown += unknown
+        writer.batchRecovered += recovered
+        writer.batchEnd = writer.reader.position
+        writer.moreToRead = stop == .limit
+        if case .completionPending(let sequence) = stop {
+            if writer.pendingSince?.sequence != sequence { writer.pendingSince = (sequence, now) }
+        } else {
+            writer.pendingSince = nil
+        }
+        if undecodable > 0 || oldest != nil {
+            lock.withLock { state in
+                state.undecodable += undecodable
+                if state.oldestPendingMilliseconds == nil || cycle.batch.isEmpty { state.oldestPendingMilliseconds = oldest }
+            }
+        }
+        cycle.take(&records, droppedRecords: droppedNow, stopDeadline: stopDeadline ?? stopAsked)
+        if cycle.batch.isEmpty, writer.batchEnd.sequence > writer.committed.sequence {
+            // Only records that leave no row (cut short, undecodable): nothing to commit, and
+            // reading them again after a restart changes nothing, so the position moves on at once.
+            writer.committed = writer.batchEnd
+            let committed = writer.committed.sequence
+            lock.withLock { state in
+                state.cutShort += writer.batchCutShort
+                state.committedSequence = max(state.committedSequence, committed)
+            }
+            writer.batchCutShort = 0
+            lock.broadcast(.progressMade)
+        }
+    }
+
+    /// Hands journal space back behind what the database holds durably, every sync interval: the
+    /// store makes its commits durable first (SQLite, at `synchronous = NORMAL`, syncs its WAL).
+    private func reclaimIfDue(_ writer: inout Writer, _ store: any LogStore, now: Duration) {
+        guard now - writer.lastReclaim >= configuration.journalSyncInterval || writer.moreToRead else { return }
+        guard writer.committed.logical > journal.start.logical else { return }
+        writer.lastReclaim = now
+        let position = writer.committed
+        do {
+            try store.makeDurable()
+            try journal.reclaim(upTo: position)
+        } catch {
+            logger.warning("cannot hand hit journal space back yet: \(error)", metadata: databaseMetadata)
         }
     }
 
     /// The open store, or `nil` after dropping one whose file was deleted or replaced (the cycle
     /// then opens the database again).
-    private func currentStore(_ cycle: inout WriterCycle, _ store: inout (any LogStore)?) -> (any LogStore)? {
-        guard let current = store, current.isStillCurrent else {
-            if store != nil { logger.warning("the hit log database was deleted or replaced; starting it again", metadata: databaseMetadata) }
-            store = nil
+    private func currentStore(_ cycle: inout WriterCycle, _ writer: inout Writer) -> (any LogStore)? {
+        guard let current = writer.store, current.isStillCurrent else {
+            if writer.store != nil { logger.warning("the hit log database was deleted or replaced; starting it again", metadata: databaseMetadata) }
+            writer.store = nil
             cycle.storeLost()
             return nil
         }
         return current
     }
 
-    /// Drops the store (the next attempt opens afresh) and reports the failure; returns when.
-    private func fail(_ error: any Error, _ cycle: inout WriterCycle, _ store: inout (any LogStore)?) -> Duration {
-        store = nil
+    /// Drops the store (the next attempt opens afresh, and reads the batch again from the journal)
+    /// and reports the failure; returns when.
+    private func fail(_ error: any Error, _ cycle: inout WriterCycle, _ writer: inout Writer) -> Duration {
+        writer.store = nil
+        writer.batchRecovered = 0
+        writer.batchUnknown = 0
+        writer.batchCutShort = 0
         let done = elapsed()
         cycle.failed(at: done)
         recordFault(error)
         return done
     }
 
-    private func recordSuccess(_ written: (records: Int, droppedRecords: Int), degradation: String?, wasDegraded: Bool) {
-        if (degradation != nil) != wasDegraded {
-            if let degradation {
-                logger.error("the hit log keeps rows aside: \(degradation)", metadata: databaseMetadata)
-            } else {
-                logger.notice("the hit log rows kept aside are all written", metadata: databaseMetadata)
-            }
-        }
-        let recovered = lock.withLock { state -> Bool in
-            let recovered = state.consecutiveFailures > 0
-            state.written += written.records
-            if written.records > 0 { state.batches += 1 }
-            state.droppedInDatabase += written.droppedRecords
-            state.inFlight = 0
+    private func recordSuccess(_ records: Int, writer: inout Writer) {
+        let committed = writer.committed.sequence
+        let (recovered, unknown, cutShort) = (writer.batchRecovered, writer.batchUnknown, writer.batchCutShort)
+        writer.batchRecovered = 0
+        writer.batchUnknown = 0
+        writer.batchCutShort = 0
+        let wasFailing = lock.withLock { state -> Bool in
+            let wasFailing = state.consecutiveFailures > 0
+            state.written += records
+            state.recoveredWritten += recovered
+            state.outcomeUnknown += unknown
+            state.cutShort += cutShort
+            if records > 0 { state.batches += 1 }
+            state.committedSequence = max(state.committedSequence, committed)
+            state.oldestPendingMilliseconds = nil
             state.firstOpenAttempted = true
-            state.health = degradation == nil ? .healthy : .degraded
-            if let degradation { state.lastError = degradation }
+            state.health = .healthy
+            state.lastError = nil
             state.failingSinceMilliseconds = nil
             state.consecutiveFailures = 0
-            return recovered
+            return wasFailing
         }
         lock.broadcast(.progressMade)
-        if recovered {
+        if wasFailing {
             var metadata = databaseMetadata
-            metadata["caughtUp"] = "\(written.records)"
-            logger.notice("the hit log database is being written again", metadata: metadata)
+            metadata["backlog"] = "\(status().pending)"
+            logger.notice("the hit log database is being written again; the journal's backlog follows", metadata: metadata)
         }
     }
 
     private func recordFault(_ error: any Error) {
         let message = "\(error)"
-        let (began, pending) = lock.withLock { state -> (Bool, Int) in
+        let began = lock.withLock { state -> Bool in
             let began = state.health == .healthy
             state.health = .failing
             state.lastError = message
             state.failingSinceMilliseconds = state.failingSinceMilliseconds ?? WallClock.nowMilliseconds()
             state.consecutiveFailures += 1
             state.firstOpenAttempted = true
-            return (began, state.queue.count + state.inFlight)
+            return began
         }
         lock.broadcast(.progressMade)
         if began {
             var metadata = databaseMetadata
             metadata["error"] = "\(message)"
-            metadata["pending"] = "\(pending)"
-            logger.error("cannot write the hit log database; keeping records in memory and retrying", metadata: metadata)
+            metadata["journal"] = "\(journal.path)"
+            logger.error("cannot write the hit log database; records wait in the journal while the writer retries", metadata: metadata)
         }
     }
 

@@ -1,21 +1,33 @@
-/// Everything the request threads and the writer thread share, guarded by one `WriterStateLock`.
+/// What the request threads and the writer thread share, guarded by one `WriterStateLock`. The
+/// records themselves are in the journal; this holds the writer's progress and counters.
 struct LogWriterState {
-    /// Records waiting for the writer. The writer swaps this array out whole, so `enqueue` appends
-    /// into storage that is reused from batch to batch.
-    var queue: [LogRecord] = []
-    /// Records the writer has taken but not committed yet (they still count against the capacity).
-    var inFlight = 0
+    /// Bumped by every append and completion: the writer sleeps while it has not moved since its
+    /// last read of the journal.
+    var journalChanges = 0
+    /// Whether the writer sleeps waiting for `journalChanges` (so appenders wake it only then).
+    var writerWaiting = false
 
-    var enqueued = 0
+    /// The sequence of the last record the database holds (written, or stepped over as one that
+    /// leaves no row), and the last sequence any `append` before a `drain` took.
+    var committedSequence: UInt64 = 0
     var written = 0
-    var dropped = 0
-    var waitedForRoom = 0
-    /// How much of `dropped` is already counted in the database's `meta` table.
+    /// Records that leave no row: their response was not sent in full.
+    var cutShort = 0
+    /// Rows written with their outcome unknown (the process ended before the exchange did).
+    var outcomeUnknown = 0
+    /// Records the journal could not take (full, or its write failed), not yet counted in the database.
     var droppedInDatabase = 0
     var rejectedAfterStop = 0
+    /// Records of an earlier process written by this one.
+    var recoveredWritten = 0
+    /// Records whose bytes did not decode (a journal of another build), skipped.
+    var undecodable = 0
     var batches = 0
     var retentionDeletedRows = 0
-    var abandonedAtStop = 0
+    /// Records still in the journal when `stop` gave up on a failing database (written at the next start).
+    var leftInJournal = 0
+    /// The oldest record not yet in the database (UTC milliseconds), while the writer holds one.
+    var oldestPendingMilliseconds: Int64?
 
     var health: LogWriterStatus.Health = .healthy
     var lastError: String?
@@ -28,25 +40,4 @@ struct LogWriterState {
     /// On the writer's clock, as a duration since the writer started (`WriterCycle`).
     var stopDeadline: Duration?
     var writerExited = false
-
-    func snapshot(database: String, queueCapacity: Int) -> LogWriterStatus {
-        LogWriterStatus(
-            database: database,
-            queueCapacity: queueCapacity,
-            enqueued: enqueued,
-            written: written,
-            dropped: dropped,
-            waitedForRoom: waitedForRoom,
-            rejectedAfterStop: rejectedAfterStop,
-            pending: queue.count + inFlight,
-            batches: batches,
-            health: health,
-            lastError: lastError,
-            failingSinceMilliseconds: failingSinceMilliseconds,
-            consecutiveFailures: consecutiveFailures,
-            retentionDeletedRows: retentionDeletedRows,
-            abandonedAtStop: abandonedAtStop,
-            isStopped: writerExited
-        )
-    }
 }

@@ -109,18 +109,25 @@ struct WriterCycle {
 
     // MARK: - What the driver reports
 
-    /// Takes everything queued into the batch (the queue goes on in the batch's old storage), with
-    /// the count of refused records not in the database yet and, once a stop is requested, its deadline.
-    mutating func take(_ queue: inout [LogRecord], droppedRecords: Int, stopDeadline: Duration?) {
+    /// Takes records read from the journal into the batch (`records` is left empty), with the count
+    /// of records the journal refused that the database does not count yet and, once a stop is
+    /// requested, its deadline.
+    mutating func take(_ records: inout [LogRecord], droppedRecords: Int, stopDeadline: Duration?) {
         if batch.isEmpty {
-            // O(1): the queue continues in the batch's old (empty, already sized) storage.
-            swap(&batch, &queue)
+            // O(1): the records' array goes on in the batch's old (empty, already sized) storage.
+            swap(&batch, &records)
         } else {
-            batch.append(contentsOf: queue)
-            queue.removeAll(keepingCapacity: true)
+            batch.append(contentsOf: records)
+            records.removeAll(keepingCapacity: true)
         }
         droppedToRecord = droppedRecords
         if self.stopDeadline == nil { self.stopDeadline = stopDeadline }
+    }
+
+    /// Forgets the batch in hand: after a failure the driver reads it again from the journal, from
+    /// where the database is (a batch whose commit was answered by a lost connection may be in).
+    mutating func discardBatch() {
+        batch.removeAll(keepingCapacity: batch.capacity <= Self.reusableBatchCapacity)
     }
 
     /// The database opened (and retention at open ran) at `now`.
@@ -130,12 +137,6 @@ struct WriterCycle {
         nextRetention = retentionDays > 0 ? now + retentionInterval : nil
         // A store that opens with rows kept aside (a spool from an earlier run) gets its first turn at once.
         nextCatchUp = degraded ? now : nil
-    }
-
-    /// Caps every text of the batch's records in place (`LogRecord.capText(to:)`) before an insert;
-    /// a batch kept after a failed attempt may be capped again, which changes nothing.
-    mutating func capTexts(to maximumBytes: Int) {
-        for index in batch.indices { batch[index].capText(to: maximumBytes) }
     }
 
     /// The write succeeded at `now`; returns what it committed. A success ends a backoff.

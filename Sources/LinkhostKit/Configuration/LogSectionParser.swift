@@ -5,9 +5,11 @@ import OrderedJSON
 /// Reads the `log` object: whether hits are logged, where, and what is kept.
 struct LogSectionParser {
     static let allowedKeys = [
-        "enabled", "database", "secretKeyFile", "spoolFile", "clientAddress", "retentionDays", "trackedParameters", "queueCapacity",
-        "fullQueueWaitMilliseconds",
+        "enabled", "database", "secretKeyFile", "spoolFile", "clientAddress", "retentionDays", "trackedParameters", "journal",
+        // Refused below with what replaced them, rather than as unknown keys.
+        "queueCapacity", "fullQueueWaitMilliseconds",
     ]
+    static let journalKeys = ["path", "sizeBytes", "syncIntervalMs"]
 
     let problems: ConfigurationProblems
     let paths: PathResolver
@@ -52,11 +54,27 @@ struct LogSectionParser {
         }
         settings.retentionDays = reader.integer(
             "retentionDays", in: 0...36_500, default: settings.retentionDays, meaning: "days rows are kept; 0 keeps them all")
-        settings.queueCapacity = reader.integer(
-            "queueCapacity", in: 1024...10_000_000, default: settings.queueCapacity, meaning: "records waiting for the writer at most")
-        settings.fullQueueWaitMilliseconds = reader.integer(
-            "fullQueueWaitMilliseconds", in: 0...60_000, default: settings.fullQueueWaitMilliseconds,
-            meaning: "milliseconds a row waits for room in a full queue before it is dropped; 0 drops at once")
+        // The in-memory queue these sized is gone: records go into the journal, and no request waits.
+        for key in ["queueCapacity", "fullQueueWaitMilliseconds"] where reader.has(key) {
+            problems.add(
+                reader.path.appending(key), "\(key) no longer exists: records go into the hit journal, and no request waits for room",
+                fix: "remove it; size the journal with log.journal.sizeBytes")
+        }
+        if let journal = reader.object("journal", what: "the hit journal's settings", allowedKeys: Self.journalKeys) {
+            if let path = journal.string("path", fix: "write the journal file's path, e.g. \"data/linkhost.sqlite.hits-journal\"") {
+                if path.isEmpty {
+                    problems.add(journal.path.appending("path"), "the journal's path is empty", fix: "write e.g. \"data/linkhost.sqlite.hits-journal\"")
+                } else {
+                    settings.journalPath = paths.resolve(path)
+                }
+            }
+            settings.journalSizeBytes = journal.integer(
+                "sizeBytes", in: (1 << 20)...(1 << 40), default: settings.journalSizeBytes,
+                meaning: "bytes of the journal file (1 GiB holds about an hour at 500 requests a second)")
+            settings.journalSyncIntervalMilliseconds = journal.integer(
+                "syncIntervalMs", in: 1...1000, default: settings.journalSyncIntervalMilliseconds,
+                meaning: "milliseconds between syncs of the journal to disk, at most what a power loss costs")
+        }
         if let names = reader.strings("trackedParameters", fix: "list query parameter names to keep, e.g. [\"from\"]") {
             settings.trackedParameters = []
             for entry in names {

@@ -14,20 +14,24 @@ public struct LogSettings: Sendable, Equatable {
     /// Where a PostgreSQL log's key that hashes secret parameters is kept (a SQLite log keeps its
     /// key beside the file, `<file>.key`). Instances writing into one database must share it.
     public var secretKeyFile: String
-    /// Where a PostgreSQL log's writer keeps batches while the server cannot be reached (a SQLite
-    /// file, replayed in order once it is back).
+    /// Where an earlier linkhost kept a PostgreSQL log's batches while the server could not be
+    /// reached: what it still holds is written once at start, then it is deleted (the journal has
+    /// taken its place).
     public var spoolFile: String
+    /// The journal every record goes into before the database: a file on local disk, one per
+    /// instance; by default beside the SQLite file (`<file>.hits-journal`) or, for PostgreSQL, in
+    /// the data folder (`data/linkhost-postgresql.hits-journal`).
+    public var journalPath: String?
+    /// The journal's size when it is made (`LogWriterConfiguration.defaultJournalSizeBytes`).
+    public var journalSizeBytes: Int
+    /// How often the journal is synced to disk: what a power loss may cost at most.
+    public var journalSyncIntervalMilliseconds: Int
     /// How client addresses are stored: truncated (IPv4 /24, IPv6 /48) or not at all.
     public var clientAddress: ClientAddressPolicy
     /// Rows older than this many days are deleted; 0 keeps everything.
     public var retentionDays: Int
     /// Query parameters kept (besides `utm_*`, which have columns), e.g. `from` of `from=qrcode`.
     public var trackedParameters: [String]
-    /// Records waiting for the writer at most; beyond it they are counted as dropped.
-    public var queueCapacity: Int
-    /// How long a record waits for room in a full queue while the writer keeps committing, in
-    /// milliseconds, before it is dropped; 0 drops at once (`LogWriterConfiguration.fullQueueWait`).
-    public var fullQueueWaitMilliseconds: Int
 
     public static let defaultDatabase = "data/linkhost.sqlite"
     /// The hash key of a PostgreSQL log, unless `secretKeyFile` says otherwise (from the config's folder).
@@ -38,8 +42,8 @@ public struct LogSettings: Sendable, Equatable {
     public init(
         enabled: Bool = true, databasePath: String = LogSettings.defaultDatabase, secretKeyFile: String = LogSettings.defaultSecretKeyFile,
         spoolFile: String = LogSettings.defaultSpoolFile, clientAddress: ClientAddressPolicy = .truncated, retentionDays: Int = 90,
-        trackedParameters: [String] = ["from"], queueCapacity: Int = 8_192,
-        fullQueueWaitMilliseconds: Int = 1000
+        trackedParameters: [String] = ["from"], journalPath: String? = nil,
+        journalSizeBytes: Int = Int(LogWriterConfiguration.defaultJournalSizeBytes), journalSyncIntervalMilliseconds: Int = 1000
     ) {
         self.enabled = enabled
         self.databasePath = databasePath
@@ -48,7 +52,8 @@ public struct LogSettings: Sendable, Equatable {
         self.clientAddress = clientAddress
         self.retentionDays = retentionDays
         self.trackedParameters = trackedParameters
-        self.queueCapacity = queueCapacity
-        self.fullQueueWaitMilliseconds = fullQueueWaitMilliseconds
+        self.journalPath = journalPath
+        self.journalSizeBytes = journalSizeBytes
+        self.journalSyncIntervalMilliseconds = journalSyncIntervalMilliseconds
     }
 }

@@ -58,8 +58,9 @@ enum RestartSettings {
         compare("log.clientAddress", oldLog.clientAddress, newLog.clientAddress)
         compare("log.retentionDays", oldLog.retentionDays, newLog.retentionDays)
         compare("log.trackedParameters", oldLog.trackedParameters, newLog.trackedParameters) { $0.joined(separator: ", ") }
-        compare("log.queueCapacity", oldLog.queueCapacity, newLog.queueCapacity)
-        compare("log.fullQueueWaitMilliseconds", oldLog.fullQueueWaitMilliseconds, newLog.fullQueueWaitMilliseconds)
+        compare("log.journal.path", oldLog.journalPath ?? "", newLog.journalPath ?? "")
+        compare("log.journal.sizeBytes", oldLog.journalSizeBytes, newLog.journalSizeBytes)
+        compare("log.journal.syncIntervalMs", oldLog.journalSyncIntervalMilliseconds, newLog.journalSyncIntervalMilliseconds)
         return changes
     }
 }

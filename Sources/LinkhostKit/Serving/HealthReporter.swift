@@ -98,7 +98,21 @@ final class HealthReporter: Sendable {
                         JSONMember("written", .number(JSONNumber(log.written))),
                         JSONMember("pending", .number(JSONNumber(log.pending))),
                         JSONMember("dropped", .number(JSONNumber(log.dropped))),
-                        JSONMember("waitedForRoom", .number(JSONNumber(log.waitedForRoom))),
+                        JSONMember("backlogSeconds", .number(JSONNumber(log.backlogSeconds))),
+                        JSONMember("cutShort", .number(JSONNumber(log.cutShort))),
+                        JSONMember("outcomeUnknown", .number(JSONNumber(log.outcomeUnknown))),
+                        JSONMember("recovered", .number(JSONNumber(log.recoveredWritten))),
+                        JSONMember(
+                            "journal",
+                            .object([
+                                JSONMember("path", .string(log.journal.path)),
+                                JSONMember("sizeBytes", .number(JSONNumber(Int(log.journal.ringSize)))),
+                                JSONMember("usedBytes", .number(JSONNumber(Int(log.journal.usedBytes)))),
+                                JSONMember("droppedFull", .number(JSONNumber(log.journal.droppedFull))),
+                                JSONMember("failedWrites", .number(JSONNumber(log.journal.failedWrites))),
+                                JSONMember("skippedDamaged", .number(JSONNumber(log.skippedDamaged))),
+                                JSONMember("syncError", log.journal.syncFailure.map { .string($0) } ?? .null),
+                            ])),
                         JSONMember("notes", .array(notes.map { .string($0) })),
                     ])))
         } else {

@@ -5,9 +5,10 @@ import LinkRules
 import Logging
 import PercentCoding
 
-/// Turns every answered exchange into a hit-log row and hands it to the background writer, never
-/// blocking the request: the observer runs on the worker thread after the response went out, and
-/// `LogWriter.enqueue` only appends to an in-memory queue.
+/// Turns every answered exchange into a hit-log record in the writer's journal, never blocking the
+/// request: the record is appended when the answer is ready and before it is queued (`answered`),
+/// so a process killed after that still leaves it, and its completion — sent in full or not, and
+/// how long it took — is written into it when the exchange ends (`observe`).
 ///
 /// Privacy is applied here, before anything reaches the queue: parameters marked secret in a site's
 /// rules (invite codes) become keyed-hash tokens in the parameters and in the path, client addresses
@@ -30,8 +31,9 @@ final class HitLogger: Sendable {
         let database = LogDatabaseLocator.database(at: settings.databasePath, secretKeyFile: settings.secretKeyFile, spoolFile: settings.spoolFile)
         writer = try LogWriter(
             configuration: LogWriterConfiguration(
-                database: database, queueCapacity: settings.queueCapacity,
-                fullQueueWait: .milliseconds(settings.fullQueueWaitMilliseconds), retentionDays: settings.retentionDays, logger: writerLogger))
+                database: database, journalPath: settings.journalPath, journalSizeBytes: UInt64(settings.journalSizeBytes),
+                journalSyncInterval: .milliseconds(settings.journalSyncIntervalMilliseconds), retentionDays: settings.retentionDays,
+                logger: writerLogger))
         do {
             hasher = try SecretHasher(keyFile: database.secretKeyFilePath)
             hasherProblem = nil
@@ -42,12 +44,31 @@ final class HitLogger: Sendable {
         }
     }
 
-    /// One row per response sent in full, made from the facts the serving path worked out
-    /// (`served`) and the request's client class (the page's, or the observer's when it had none);
-    /// refused reports leave none.
+    /// The answer to `request` is ready and about to be queued: its record goes into the journal now,
+    /// and `served` keeps where (refused reports leave none).
+    func answered(_ request: HTTPRequest, status: Int, _ served: inout ServedRequest, clientClass: ClientClass?) {
+        guard served.logged else { return }
+        served.journalTicket = writer.begin(record(request, served, status: status, durationMicroseconds: 0, clientClass: clientClass))
+    }
+
+    /// The exchange ended: its record's completion is written (a response not sent in full leaves no
+    /// row). An exchange the server answered by itself (an oversized body) had no record yet: it
+    /// gets one now, if its response went out.
     func observe(_ exchange: HTTPExchange, _ served: ServedRequest, clientClass: ClientClass?) {
+        let duration = exchange.durationNanoseconds / 1000
+        if let ticket = served.journalTicket {
+            writer.complete(ticket, sent: exchange.wasSent, durationMicroseconds: duration)
+            return
+        }
         guard exchange.wasSent, served.logged else { return }
-        let request = exchange.request
+        writer.enqueue(record(exchange.request, served, status: exchange.status, durationMicroseconds: Int64(duration), clientClass: clientClass))
+    }
+
+    /// The row for `request` as answered, from the facts the serving path worked out (`served`) and
+    /// the request's client class (the page's, or the observer's when it had none).
+    private func record(
+        _ request: HTTPRequest, _ served: ServedRequest, status: Int, durationMicroseconds: Int64, clientClass: ClientClass?
+    ) -> LogRecord {
         let site = served.site
         // App opens and page events log the link they report, not the API request.
         let reported = served.reported
@@ -90,10 +111,9 @@ final class HitLogger: Sendable {
             }
             if !replacements.isEmpty { path = rule.path.rawPath(captures: served.pathCaptures, replacing: replacements) }
         }
-        // Stamped with when the request arrived (now, less the exchange's duration), not when this
-        // observer runs: that comes after the response went out, by then the client may have sent
-        // its next request (a page view, then the app open it led to) and another thread logged it.
-        let arrived = LogRecord.currentTimeMilliseconds() - Int64(exchange.durationNanoseconds / 1_000_000)
+        // Stamped before the response goes out (less the exchange's duration when it has one): the
+        // client cannot have sent its next request yet (a page view, then the app open it led to).
+        let arrived = LogRecord.currentTimeMilliseconds() - durationMicroseconds / 1000
         var record = LogRecord(
             timestampMilliseconds: reported?.occurredAt ?? arrived,
             siteID: served.siteID,
@@ -102,8 +122,8 @@ final class HitLogger: Sendable {
             path: path,
             kind: served.kind.rawValue,
             rule: served.rule?.name,
-            status: exchange.status,
-            durationMicroseconds: Int64(exchange.durationNanoseconds / 1000),
+            status: status,
+            durationMicroseconds: durationMicroseconds,
             referrer: request.headers["Referer"],
             userAgent: request.headers["User-Agent"],
             clientClass: clientClass?.rawValue,
@@ -119,7 +139,7 @@ final class HitLogger: Sendable {
         record.takeParameters(
             from: Self.formItems(query, keeping: tracked, site?.secretNames ?? []), tracked: tracked, secret: site?.secretNames ?? [],
             token: hasher.map { hasher in { token(for: $0, with: hasher) } })
-        writer.enqueue(record)
+        return record
     }
 
     /// The items of a query split as sent that the log keeps (`utm_*`, tracked and secret names),

@@ -41,6 +41,7 @@ public final class LinkhostServer: Sendable {
     private let plainResponder: ServingSetResponder
     private let secureResponder: ServingSetResponder
     private let observer: @Sendable (HTTPExchange, ServedRequest?) -> Void
+    private let answerObserver: (@Sendable (HTTPRequest, Int, inout ServedRequest) -> Void)?
     /// The server's memory of User-Agent classes: pages choose their variant by it, the log and the
     /// metrics store it; kept across reloads.
     private let clientClasses: ClientClassCache
@@ -91,6 +92,16 @@ public final class LinkhostServer: Sendable {
             metrics.observe(exchange, served, clientClass: clientClass)
             hitLogger?.observe(exchange, served, clientClass: clientClass)
         }
+        // The log's record is in its journal before the response is queued; the client class it
+        // needs is worked out here then, and kept in the facts for the observer at the end.
+        var answerObserver: (@Sendable (HTTPRequest, Int, inout ServedRequest) -> Void)?
+        if let hitLogger {
+            answerObserver = { (request: HTTPRequest, status: Int, served: inout ServedRequest) in
+                if served.logged, served.clientClass == nil { served.clientClass = clientClasses.classify(request.headers["User-Agent"]) }
+                hitLogger.answered(request, status: status, &served, clientClass: served.clientClass)
+            }
+        }
+        self.answerObserver = answerObserver
 
         let base = HTTPServerConfiguration(
             address: settings.listenAddress,
@@ -122,13 +133,20 @@ public final class LinkhostServer: Sendable {
                 certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM, priorities: tls.priorities ?? TLSCredentials.intermediatePriorities)
             var httpsLogger = logger
             httpsLogger[metadataKey: "listener"] = "https"
-            https = HTTPServer(configuration: secure, logger: httpsLogger, counters: secureCounters, responder: direct, completionObserver: observer)
+            https = HTTPServer(
+                configuration: secure, logger: httpsLogger, counters: secureCounters, responder: direct, completionObserver: observer,
+                answerObserver: answerObserver)
             http =
                 tls.plainHTTP == .off
-                ? nil : HTTPServer(configuration: base, logger: httpLogger, counters: plainCounters, responder: plain, completionObserver: observer)
+                ? nil
+                : HTTPServer(
+                    configuration: base, logger: httpLogger, counters: plainCounters, responder: plain, completionObserver: observer,
+                    answerObserver: answerObserver)
         } else {
             https = nil
-            http = HTTPServer(configuration: base, logger: httpLogger, counters: plainCounters, responder: direct, completionObserver: observer)
+            http = HTTPServer(
+                configuration: base, logger: httpLogger, counters: plainCounters, responder: direct, completionObserver: observer,
+                answerObserver: answerObserver)
         }
         self.listeners = [http, https].compactMap { $0 }
         warnAboutSignedFiles(in: configuration)
@@ -139,8 +157,9 @@ public final class LinkhostServer: Sendable {
     /// but the socket, for tests that check what linkhost answers and logs in milliseconds.
     /// `overTLS` picks the HTTPS listener's answer (the plain one redirects pages when HTTPS is on).
     package func answer(_ request: HTTPRequest, overTLS: Bool = false) -> HTTPResponse {
-        let answered = (overTLS ? secureResponder : plainResponder).respond(to: request)
+        var answered = (overTLS ? secureResponder : plainResponder).respond(to: request)
         let response = answered.response
+        answerObserver?(request, response.status, &answered.annotation)
         observer(HTTPExchange(request: request, status: response.status, bodySize: request.method == "HEAD" ? 0 : response.body.count), answered.annotation)
         return response
     }

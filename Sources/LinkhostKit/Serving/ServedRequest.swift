@@ -1,5 +1,6 @@
 import Glibc
 import HTTPServing
+import HitJournal
 import LinkLog
 import LinkRules
 
@@ -51,6 +52,9 @@ struct ServedRequest: Sendable {
         @exclusivity(unchecked) var logged = true
         /// Why a report was refused (`unauthorized`, `rate_limited`, …), for the metrics; `nil` otherwise.
         @exclusivity(unchecked) var rejection: String?
+        /// Where the hit log put this exchange's record before the response went out
+        /// (`HitLogger.answered`), for its completion at the end; `nil` when it put none.
+        @exclusivity(unchecked) var journalTicket: JournalTicket?
 
         init(endpoint: PublicEndpoint, kind: HitKind, site: HostedSite?) {
             self.endpoint = endpoint
@@ -70,6 +74,7 @@ struct ServedRequest: Sendable {
             copy.viewTokenRemoved = viewTokenRemoved
             copy.logged = logged
             copy.rejection = rejection
+            copy.journalTicket = journalTicket
             return copy
         }
     }

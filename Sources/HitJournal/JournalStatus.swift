@@ -1,0 +1,23 @@
+/// A journal's counters and fill, for the writer's status (`/healthz`, the metrics, the stop line).
+public struct JournalStatus: Sendable, Equatable {
+    /// The file.
+    public var path: String
+    /// Bytes of records it holds at most.
+    public var ringSize: UInt64
+    /// Bytes of records not reclaimed yet (not yet durably in the database).
+    public var usedBytes: UInt64
+    /// Records appended by this process.
+    public var appended: Int
+    /// Records dropped because the ring was full (or a record was larger than a quarter of it).
+    public var droppedFull: Int
+    /// Writes into the file that failed (the record is then lost, and counted here).
+    public var failedWrites: Int
+    /// Records whose write failed, still in the ring (stepped over by the reader).
+    public var holes: Int
+    /// The last sequence number handed out.
+    public var lastSequence: UInt64
+    /// Why the last `fdatasync` failed, while it does.
+    public var syncFailure: String?
+    /// What opening found.
+    public var recovery: JournalRecovery
+}
