@@ -126,11 +126,20 @@ struct ServeCommand: AsyncParsableCommand {
         }
         // What `/metrics` shows; the server records into it whether or not the admin listener runs.
         let metrics = PrometheusMetrics()
+        // Claimed first: a second server on the same files is told about the first by its pid,
+        // before it touches the log's journal (which one process holds at a time) or a port.
+        let pidFile = configuration.server.pidFile.map { PIDFile(path: $0) }
+        do {
+            try pidFile?.claim()
+        } catch {
+            throw CLIFailure.runtime("\(error)")
+        }
         let server: LinkhostServer
         do {
             server = try LinkhostServer(configuration: configuration, ingestKeys: ingestKeys, metricsFactory: metrics.factory, logger: logger)
             try server.start()
         } catch {
+            pidFile?.release()
             throw CLIFailure.runtime("\(error)")
         }
         var admin: AdminServer?
@@ -141,16 +150,10 @@ struct ServeCommand: AsyncParsableCommand {
                 admin = started
             } catch {
                 server.stop()
+                pidFile?.release()
                 let settings = configuration.server.admin
                 throw CLIFailure.runtime("the admin listener on \(settings.listenAddress):\(settings.port) (server.admin.listen) cannot start: \(error)")
             }
-        }
-        let pidFile = configuration.server.pidFile.map { PIDFile(path: $0) }
-        do {
-            try pidFile?.claim()
-        } catch {
-            server.stop()
-            throw CLIFailure.runtime("\(error)")
         }
         hangups.onHangup { server.reload(from: source) }
         StandardOutput.write(StartupBanner(server: server, ingestKeys: ingestKeys).text)
