@@ -17,11 +17,10 @@ struct RobustnessTests {
         let port: Int
         let database: String
 
-        init(database: String, extra: [String] = []) throws {
+        init(database: String, config: String = ProjectPaths.shippedConfig, extra: [String] = []) throws {
             self.database = database
             child = try ChildProcess(
-                ProjectPaths.linkhostBinary,
-                ["serve", "--config", ProjectPaths.shippedConfig, "--host", "127.0.0.1", "--port", "0", "--log-db", database] + extra)
+                ProjectPaths.linkhostBinary, ["serve", "--config", config, "--host", "127.0.0.1", "--port", "0", "--log-db", database] + extra)
             guard child.waitForOutput(containing: "listening on http://") else { throw CancellationError() }
             let line = child.standardOutput.split(separator: "\n").first { $0.contains("listening on http://") } ?? ""
             port = Int(line.split(separator: ":").last ?? "") ?? 0
@@ -176,6 +175,59 @@ struct RobustnessTests {
         #expect(received.subtracting(terms).isEmpty, "answered requests without a row: \(received.subtracting(terms).count) of \(received.count)")
         #expect(Set(terms).count == terms.count, "no row twice")
         #expect(rows.count == terms.count + 10)
+    }
+
+    /// The log's file system fills while the server serves: the database cannot grow, the records
+    /// wait in the journal (whose room was reserved at start), and once space is back every answered
+    /// request has its row. Root can mount a tmpfs, as in CI; elsewhere the test says why it skips.
+    @Test func aFullDiskLosesNothingTheJournalHasRoomFor() throws {
+        let folder = try TemporaryDirectory()
+        let disk = folder.path + "/disk"
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        let mount = try ChildProcess.run("mount", ["-t", "tmpfs", "-o", "size=24m", "tmpfs", disk])
+        guard mount.status == 0 else {
+            #expect(ProcessInfo.processInfo.environment["CI"] != "true", "CI runs as root and can mount a tmpfs: \(mount.error)")
+            print("skipped: cannot mount a tmpfs here (\(mount.error.trimmingCharacters(in: .whitespacesAndNewlines)))")
+            return
+        }
+        defer { _ = try? ChildProcess.run("umount", [disk]) }
+        // An 8 MiB journal on the 24 MiB disk (EditableConfig's size), reserved when the server starts.
+        let config = try EditableConfig(in: folder)
+        try config.write()
+        let server = try Server(database: disk + "/log.sqlite", config: config.file)
+        var client = try RawHTTPClient(port: server.port)
+        func get(_ term: String) -> Bool {
+            for _ in 0..<2 {
+                if let response = try? client.request("GET", "/joingroup?code=FULL1&utm_source=full&utm_term=\(term)", host: "rowhni.com") {
+                    return response.status == 200
+                }
+                guard let fresh = try? RawHTTPClient(port: server.port) else { return false }
+                client = fresh
+            }
+            return false
+        }
+        var answered: Set<String> = []
+        for index in 0..<50 where get("before-\(index)") { answered.insert("before-\(index)") }
+        try server.waitForLogToCatchUp()
+        // Everything else on the disk is taken.
+        let filler = try ChildProcess.run("dd", ["if=/dev/zero", "of=\(disk)/filler", "bs=1M"], timeoutSeconds: 60)
+        #expect(filler.error.contains("No space left"), "\(filler.error)")
+        var sawFailing = false
+        for index in 0..<6000 {
+            if get("full-\(index)") { answered.insert("full-\(index)") }
+            if index % 250 == 249, try server.health()["log"]?["healthy"] == false { sawFailing = true }
+            if sawFailing, index > 500 { break }
+        }
+        #expect(sawFailing, "the database could not be written while the disk was full")
+        let during = try server.health()["log"]
+        #expect(during?["dropped"] == 0, "the journal had room: \(String(describing: during))")
+        try FileManager.default.removeItem(atPath: disk + "/filler")
+        try server.waitForLogToCatchUp()
+        #expect(server.stop() == 0)
+        let terms = try LogReader(databasePath: disk + "/log.sqlite").rows(LogFilter(utmSource: "full")).compactMap(\.utmTerm)
+        #expect(answered.count > 550)
+        #expect(answered.subtracting(terms).isEmpty, "answered without a row: \(answered.subtracting(terms).count) of \(answered.count)")
+        #expect(Set(terms).count == terms.count)
     }
 
     /// Requests from a load tool (ApacheBench, keep-alive, 32 at once), then SIGTERM: every
