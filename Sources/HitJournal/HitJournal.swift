@@ -293,7 +293,7 @@ public final class HitJournal: Sendable {
         return JournalStatus(
             path: path, ringSize: ringSize, usedBytes: head - tail, appended: appendedCount.load(ordering: .relaxed),
             droppedFull: droppedCount.load(ordering: .relaxed), failedWrites: failedWrites.load(ordering: .relaxed), holes: holes,
-            lastSequence: sequence, syncFailure: lastSyncFailure.withLock { $0 }, recovery: recovery)
+            lastSequence: sequence, syncFailure: lastSyncFailure.withLock { $0 }, fileProblem: storage.lossCheck(), recovery: recovery)
     }
 }
 

@@ -18,6 +18,9 @@ public struct JournalStatus: Sendable, Equatable {
     public var lastSequence: UInt64
     /// Why the last `fdatasync` failed, while it does.
     public var syncFailure: String?
+    /// Why the file is no longer the journal at its path (deleted, truncated or replaced while in
+    /// use), `nil` while it is: records still go into the open file, but a crash would lose them.
+    public var fileProblem: String?
     /// What opening found.
     public var recovery: JournalRecovery
 }

@@ -7,6 +7,8 @@ import LinkLog
 /// sorted), so two batches cannot deadlock.
 final class PostgreSQLLogStore: LogStore {
     private let connection: PostgreSQLConnection
+    /// Rows PostgreSQL refused since this store opened (see `insert`).
+    private(set) var refusedRows = 0
 
     init(settings: PostgreSQLConnectionSettings, displayName: String) throws {
         connection = try PostgreSQLConnection(settings: settings)
@@ -17,11 +19,43 @@ final class PostgreSQLLogStore: LogStore {
     /// writer opens a new store.
     var isStillCurrent: Bool { connection.isOpen }
 
+    /// The batch's rows go in under a savepoint: when PostgreSQL refuses the insert for a value
+    /// (a data exception or a constraint, SQLSTATE classes 22 and 23: a NUL in a text, say, which
+    /// SQLite takes), the batch is rolled back to it and its rows inserted one by one, each under a
+    /// savepoint of its own, and the ones refused are counted (`refusedRows`, and `refused_records`
+    /// in `meta`) and left out — the batch and the rows after it go on. Any other failure (the
+    /// connection, the server) fails the batch, which the writer retries.
     func insert(_ records: [LogRecord], droppedRecords: Int, marker: LogBatchMarker?) throws {
-        try connection.transaction {
+        let refusedNow = try connection.transaction {
             var paired = OpenCrediting.Inserted()
-            try insertHits(records[...], noting: &paired)
-            for (set, grain, counts) in RollupTable.counts(of: records) { try addToRollup(set.table(grain), set.columns, counts) }
+            var kept = records
+            var refused = 0
+            try connection.execute("SAVEPOINT linkhost_batch")
+            do {
+                try insertHits(records[...], noting: &paired)
+                try connection.execute("RELEASE SAVEPOINT linkhost_batch")
+            } catch let error as PostgreSQLError where Self.refusesAValue(error) {
+                try connection.execute("ROLLBACK TO SAVEPOINT linkhost_batch")
+                paired = OpenCrediting.Inserted()
+                kept = []
+                for index in records.indices {
+                    try connection.execute("SAVEPOINT linkhost_row")
+                    do {
+                        try insertHits(records[index...index], noting: &paired)
+                        try connection.execute("RELEASE SAVEPOINT linkhost_row")
+                        kept.append(records[index])
+                    } catch let error as PostgreSQLError where Self.refusesAValue(error) {
+                        try connection.execute("ROLLBACK TO SAVEPOINT linkhost_row")
+                        refused += 1
+                    }
+                }
+            }
+            if refused > 0 {
+                try connection.execute(
+                    "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = meta.value + EXCLUDED.value",
+                    [.text(HitTable.refusedRecordsKey), .integer(Int64(refused))])
+            }
+            for (set, grain, counts) in RollupTable.counts(of: kept) { try addToRollup(set.table(grain), set.columns, counts) }
             for (grain, changes) in try OpenCrediting(connection: connection).update(for: paired) {
                 try addToRollup(CreditTable.table(grain), CreditTable.columns, changes)
             }
@@ -35,7 +69,16 @@ final class PostgreSQLLogStore: LogStore {
                     "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = GREATEST(meta.value, EXCLUDED.value)",
                     [.text(marker.metaKey), .integer(marker.sequence)])
             }
+            return refused
         }
+        refusedRows += refusedNow
+    }
+
+    /// Whether PostgreSQL refused a value rather than failed: a data exception (class 22) or an
+    /// integrity constraint (class 23), https://www.postgresql.org/docs/current/errcodes-appendix.html.
+    static func refusesAValue(_ error: PostgreSQLError) -> Bool {
+        guard let state = error.sqlState else { return false }
+        return state.hasPrefix("22") || state.hasPrefix("23")
     }
 
     func markedSequence(_ key: String) throws -> Int64? {

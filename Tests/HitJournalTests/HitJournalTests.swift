@@ -199,5 +199,8 @@ struct HitJournalTests {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         #expect((attributes[.size] as? UInt64) == 1 << 20)
+        #expect(second.status.fileProblem == nil)
+        try FileManager.default.removeItem(atPath: path)
+        #expect(second.status.fileProblem == "the file was deleted while in use")
     }
 }

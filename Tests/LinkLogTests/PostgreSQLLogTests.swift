@@ -239,6 +239,27 @@ struct PostgreSQLLogTests {
         #expect(!FileManager.default.fileExists(atPath: spoolPath), "the spool is gone once written")
     }
 
+    @Test("a row PostgreSQL refuses (a NUL in a text) is counted and left out; the rest of its batch and the batches after it are written")
+    func refusedRowIsSkipped() throws {
+        let server = try TemporaryPostgreSQL()
+        let database = LogDatabaseLocator.database(at: server.url)
+        let writer = try Self.writer(database)
+        for index in 0..<50 {
+            var record = Sample.record(at: Sample.baseTime + Int64(index))
+            if index == 20 { record.userAgent = "bad\u{0}agent" }
+            writer.enqueue(record)
+        }
+        #expect(writer.drain(timeout: .seconds(30)))
+        for index in 50..<60 { writer.enqueue(Sample.record(at: Sample.baseTime + Int64(index))) }
+        #expect(writer.drain(timeout: .seconds(30)))
+        let final = writer.stop()
+        #expect(final.written == 59 && final.refused == 1 && final.isHealthy, "\(final)")
+        let reader = try LogReader(database: database)
+        #expect(try reader.count() == 59)
+        #expect(try reader.stats(by: .kind) == [StatsRow(key: "fallback", hits: 59)], "the rollups count the rows kept")
+        #expect(try reader.rows().map(\.timestampMilliseconds).contains(Sample.baseTime + 20) == false)
+    }
+
     @Test("the password is in no error, status or name; a wrong one fails with the server's reason")
     func passwordNeverShown() throws {
         let server = try TemporaryPostgreSQL()

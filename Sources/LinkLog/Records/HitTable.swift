@@ -74,8 +74,11 @@ package enum HitTable {
     /// The table's name.
     package static let name = "hits"
 
-    /// The `meta` key counting records the writer refused because its queue was full.
+    /// The `meta` key counting records the journal could not take (full, or its write failed).
     package static let droppedRecordsKey = "dropped_records"
+
+    /// The `meta` key counting rows the database refused for a value (PostgreSQL: a NUL in a text).
+    package static let refusedRecordsKey = "refused_records"
 
     /// The `meta` key holding the largest row id written before the log kept queries (schema version
     /// 7); absent in a log made at version 7 or later, where every row has its query.

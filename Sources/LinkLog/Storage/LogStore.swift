@@ -14,6 +14,10 @@ public protocol LogStore: AnyObject {
     /// With a `marker`, its mark is recorded in the same transaction (`markedSequence`).
     func insert(_ records: [LogRecord], droppedRecords: Int, marker: LogBatchMarker?) throws
 
+    /// Rows the database refused for a value since the store opened, counted and left out of their
+    /// batch (`PostgreSQLLogStore.insert`); SQLite refuses none.
+    var refusedRows: Int { get }
+
     /// The highest sequence marked for `key`, `nil` when none was.
     func markedSequence(_ key: String) throws -> Int64?
 
@@ -39,6 +43,8 @@ extension LogStore {
     }
 
     public var degradation: String? { nil }
+
+    public var refusedRows: Int { 0 }
 
     public func makeDurable() throws {}
 }

@@ -141,6 +141,7 @@ final class LogWriterEngine: Sendable {
             rejectedAfterStop: state.rejectedAfterStop,
             pending: pending,
             backlogSeconds: pending == 0 ? 0 : state.oldestPendingMilliseconds.map { Double(max(0, now - $0)) / 1000 } ?? 0,
+            refused: state.refused,
             cutShort: state.cutShort,
             outcomeUnknown: state.outcomeUnknown,
             skippedDamaged: journalStatus.recovery.skippedStretches + state.undecodable,
@@ -234,6 +235,7 @@ final class LogWriterEngine: Sendable {
         case .write(let insert):
             guard let current = currentStore(&cycle, &writer) else { return now }
             let droppedNow = cycle.droppedToRecord
+            let refusedBefore = current.refusedRows
             let hasWork = insert && (!cycle.batch.isEmpty || writer.batchEnd.sequence > writer.committed.sequence || droppedNow > 0)
             do {
                 if hasWork {
@@ -249,7 +251,8 @@ final class LogWriterEngine: Sendable {
                 writer.droppedCounted += droppedNow
                 writer.committed = writer.batchEnd
             }
-            recordSuccess(written.records, writer: &writer)
+            let refused = current.refusedRows - refusedBefore
+            recordSuccess(written.records - refused, refused: refused, writer: &writer)
             reclaimIfDue(&writer, current, now: done)
             if writer.moreToRead { readJournal(&cycle, &writer, now: done) }
             return done
@@ -425,7 +428,7 @@ final class LogWriterEngine: Sendable {
         return done
     }
 
-    private func recordSuccess(_ records: Int, writer: inout Writer) {
+    private func recordSuccess(_ records: Int, refused: Int = 0, writer: inout Writer) {
         let committed = writer.committed.sequence
         let (recovered, unknown, cutShort) = (writer.batchRecovered, writer.batchUnknown, writer.batchCutShort)
         writer.batchRecovered = 0
@@ -434,6 +437,7 @@ final class LogWriterEngine: Sendable {
         let wasFailing = lock.withLock { state -> Bool in
             let wasFailing = state.consecutiveFailures > 0
             state.written += records
+            state.refused += refused
             state.recoveredWritten += recovered
             state.outcomeUnknown += unknown
             state.cutShort += cutShort

@@ -11,6 +11,8 @@ struct LogWriterState {
     /// leaves no row), and the last sequence any `append` before a `drain` took.
     var committedSequence: UInt64 = 0
     var written = 0
+    /// Rows the database refused for a value (PostgreSQL: a NUL in a text), left out of their batch.
+    var refused = 0
     /// Records that leave no row: their response was not sent in full.
     var cutShort = 0
     /// Rows written with their outcome unknown (the process ended before the exchange did).

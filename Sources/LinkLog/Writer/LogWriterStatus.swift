@@ -31,6 +31,9 @@ public struct LogWriterStatus: Sendable, Equatable, CustomStringConvertible {
     public var pending: Int
     /// How old the oldest of them is, in seconds (0 when none is).
     public var backlogSeconds: Double
+    /// Rows the database refused for a value (PostgreSQL refuses a NUL in a text), counted and left
+    /// out of their batch, which went on.
+    public var refused: Int
     /// Records whose response was not sent in full: they leave no row, as a request never answered.
     public var cutShort: Int
     /// Rows written with their outcome unknown (`duration_us` -1): the process ended before the
@@ -61,6 +64,7 @@ public struct LogWriterStatus: Sendable, Equatable, CustomStringConvertible {
     /// One line for a shutdown summary or a log message.
     public var description: String {
         var text = "hit log \(health.rawValue): \(written) written, \(pending) pending, \(dropped) dropped"
+        if refused > 0 { text += ", \(refused) refused by the database" }
         if cutShort > 0 { text += ", \(cutShort) cut short (no row)" }
         if outcomeUnknown > 0 { text += ", \(outcomeUnknown) of unknown outcome" }
         if recoveredWritten > 0 { text += ", \(recoveredWritten) recovered from the journal" }

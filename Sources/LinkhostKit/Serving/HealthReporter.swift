@@ -62,7 +62,7 @@ final class HealthReporter: Sendable {
         let statistics = listeners.isEmpty ? nil : listeners.map(\.statistics).reduce(.zero, +)
         let log = log?.status
         let notes = logNotes
-        let logDegraded = (log.map { !$0.isHealthy || $0.dropped > 0 } ?? false) || !notes.isEmpty
+        let logDegraded = (log.map { !$0.isHealthy || $0.dropped > 0 || $0.journal.fileProblem != nil } ?? false) || !notes.isEmpty
         let state = draining.load(ordering: .relaxed) ? "stopping" : logDegraded || reloads.lastFailed ? "degraded" : "ok"
         var members: [JSONMember] = [
             JSONMember("status", .string(state)),
@@ -100,6 +100,7 @@ final class HealthReporter: Sendable {
                         JSONMember("dropped", .number(JSONNumber(log.dropped))),
                         JSONMember("backlogSeconds", .number(JSONNumber(log.backlogSeconds))),
                         JSONMember("cutShort", .number(JSONNumber(log.cutShort))),
+                        JSONMember("refused", .number(JSONNumber(log.refused))),
                         JSONMember("outcomeUnknown", .number(JSONNumber(log.outcomeUnknown))),
                         JSONMember("recovered", .number(JSONNumber(log.recoveredWritten))),
                         JSONMember(
@@ -112,6 +113,7 @@ final class HealthReporter: Sendable {
                                 JSONMember("failedWrites", .number(JSONNumber(log.journal.failedWrites))),
                                 JSONMember("skippedDamaged", .number(JSONNumber(log.skippedDamaged))),
                                 JSONMember("syncError", log.journal.syncFailure.map { .string($0) } ?? .null),
+                                JSONMember("fileProblem", log.journal.fileProblem.map { .string($0) } ?? .null),
                             ])),
                         JSONMember("notes", .array(notes.map { .string($0) })),
                     ])))
