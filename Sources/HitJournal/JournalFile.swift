@@ -86,6 +86,11 @@ package final class JournalFile: JournalStorage {
         guard fdatasync(descriptor) == 0 else { throw .io(path: path, operation: "fdatasync", reason: Self.lastError()) }
     }
 
+    package var currentSize: UInt64 {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 ? UInt64(max(info.st_size, 0)) : 0
+    }
+
     package func relinquish() {
         flock(descriptor, LOCK_UN)
     }

@@ -80,8 +80,11 @@ public struct JournalReader: ~Copyable {
                     skip(to: at + length)
                     continue
                 }
-                if live { return .appendUnderWay }
-                let next = window.nextValid(after: at, before: recoveredEnd) ?? recoveredEnd
+                // A file cut short under us (truncated while in use) lost the records in that
+                // stretch: stepped over like damage, to the next valid record before the head.
+                if live, journal.storage.currentSize >= journal.storage.size { return .appendUnderWay }
+                let limit = live ? head : recoveredEnd
+                let next = window.nextValid(after: at, before: limit) ?? limit
                 skip(to: next)
                 continue
             }

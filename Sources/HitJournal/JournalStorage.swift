@@ -2,8 +2,10 @@
 /// tests that walk the journal's logic step by step. Reads and writes are positioned (`pread` and
 /// `pwrite`), so any number of threads may write at once to places they reserved.
 package protocol JournalStorage: Sendable {
-    /// Bytes the storage holds (a file's size).
+    /// Bytes the storage holds (a file's size when it was opened).
     var size: UInt64 { get }
+    /// Bytes it holds now: less than `size` once something truncated the file under us.
+    var currentSize: UInt64 { get }
     /// Copies `buffer.count` bytes at `offset` into `buffer`; returns how many were there.
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) -> Int
     /// Writes `bytes` at `offset`, all of them or an error.

@@ -143,6 +143,20 @@ struct HitJournalTests {
         #expect(reopened.recovery.records == 7)
     }
 
+    @Test("a file truncated under a running journal loses the records it held, and the reader steps over them to the newer ones")
+    func truncatedWhileInUse() throws {
+        let storage = MemoryJournalStorage(size: 4096 + 64 * 1024)
+        let journal = try Self.journal(storage)
+        for number in 0..<10 { Self.append(journal, number) }
+        storage.truncate(at: 4096 + 3 * 96)
+        for number in 10..<13 { Self.append(journal, number) }
+        var reader = JournalReader(journal)
+        let (entries, stop) = Self.readAll(&reader)
+        #expect(entries.map(\.0) == [0, 1, 2, 10, 11, 12].map { Self.payload($0) })
+        #expect(stop == .caughtUp)
+        #expect(reader.skippedStretches == 1)
+    }
+
     @Test("a failed write is a hole the live reader steps over at once, counted as a failed write")
     func failedWrite() throws {
         let storage = MemoryJournalStorage(size: 4096 + 64 * 1024)

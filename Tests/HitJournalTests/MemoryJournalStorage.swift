@@ -25,6 +25,21 @@ final class MemoryJournalStorage: JournalStorage {
     }
 
     var size: UInt64 { UInt64(bytes.withLock { $0.count }) }
+    /// What `truncate` left, as a file's size would say after `ftruncate`.
+    let truncatedTo = Atomic<Int>(-1)
+    var currentSize: UInt64 {
+        let cut = truncatedTo.load(ordering: .relaxed)
+        return cut >= 0 ? UInt64(cut) : size
+    }
+
+    /// Cuts the bytes from `offset` on to zeros and reports the smaller size (a file truncated
+    /// under the server, whose later writes would extend it again as a sparse file).
+    func truncate(at offset: Int) {
+        bytes.withLock { stored in
+            for index in offset..<stored.count { stored[index] = 0 }
+        }
+        truncatedTo.store(offset, ordering: .relaxed)
+    }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) -> Int {
         bytes.withLock { stored in

@@ -54,7 +54,8 @@ struct LogWriterTests {
         let fixture = try LogFixture()
         // 16 bytes a text: "ä" is two bytes, so a cut in the middle of one must step back to its start.
         let writer = try LogWriter(
-            configuration: LogWriterConfiguration(database: SQLiteLogDatabase(path: fixture.databasePath), maximumTextBytes: 16))
+            configuration: LogWriterConfiguration(
+                database: SQLiteLogDatabase(path: fixture.databasePath), journalPath: fixture.journalPath, journalSizeBytes: 16 << 20, maximumTextBytes: 16))
         let long = "abcdefghijklmnoäöü-and-more"
         let capped = "abcdefghijklmno"
         let record = Sample.record(

@@ -128,7 +128,10 @@ struct PostgreSQLLogTests {
         #expect(try connection.queryInteger("SELECT COUNT(*) FROM hits WHERE kind = 'app_open' AND view_id IS NULL") == 0)
         #expect(try table("credits_daily") == kept.3)
 
-        let retaining = try LogWriter(configuration: LogWriterConfiguration(database: database, retentionDays: 10))
+        let retaining = try LogWriter(
+            configuration: LogWriterConfiguration(
+                database: database, journalPath: NSTemporaryDirectory() + "/journal-\(UUID().uuidString).hits-journal", journalSizeBytes: 16 << 20,
+                retentionDays: 10))
         #expect(retaining.status.retentionDeletedRows > 0)
         retaining.stop()
         let cutoff = RollupGrain.day.bucketStart(now - 10 * R.day)
