@@ -21,6 +21,7 @@ final class LogFixture {
     func writer(
         path: String? = nil,
         journalSizeBytes: UInt64 = 16 << 20,
+        journalSyncInterval: Duration = .seconds(1),
         retentionDays: Int = 0,
         retentionInterval: Duration = .seconds(3600),
         busyTimeout: Duration = .seconds(5)
@@ -30,6 +31,7 @@ final class LogFixture {
                 database: SQLiteLogDatabase(path: path ?? databasePath),
                 journalPath: journalPath,
                 journalSizeBytes: journalSizeBytes,
+                journalSyncInterval: journalSyncInterval,
                 retentionDays: retentionDays,
                 retentionInterval: retentionInterval,
                 initialRetryDelay: .milliseconds(20),
