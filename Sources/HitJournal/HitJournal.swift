@@ -287,6 +287,12 @@ public final class HitJournal: Sendable {
         storage.relinquish()
     }
 
+    /// Records dropped (full) or lost to a failed write so far: two atomic loads, for the writer's
+    /// every read, where `status` would also look at the file.
+    public var notTaken: Int {
+        droppedCount.load(ordering: .relaxed) + failedWrites.load(ordering: .relaxed)
+    }
+
     /// The counters and fill right now.
     public var status: JournalStatus {
         let (head, tail, sequence, holes) = state.withLock { ($0.head, $0.tail, $0.nextSequence - 1, $0.holes.count) }

@@ -64,15 +64,18 @@ final class LogWriterEngine: Sendable {
     /// The exchange of the record at `ticket` ended.
     func complete(_ ticket: JournalTicket, _ completion: JournalCompletion) {
         journal.complete(ticket, completion)
-        noteChange()
+        noteChange(completing: true)
     }
 
     /// Bumps the change count and wakes the writer if it sleeps on it. Under the lock, so a writer
-    /// that just found nothing new cannot miss the change before it sleeps.
-    private func noteChange() {
+    /// that just found nothing new cannot miss the change before it sleeps. A completion wakes it
+    /// only when its last read stopped at a record waiting for one: otherwise the record is not
+    /// read yet, and the append that put it there woke the writer already (a futex call a request
+    /// saved).
+    private func noteChange(completing: Bool = false) {
         let wake = lock.withLock { state -> Bool in
             state.journalChanges &+= 1
-            return state.writerWaiting
+            return state.writerWaiting && (!completing || state.writerAwaitsCompletion)
         }
         if wake { lock.signal(.workArrived) }
     }
@@ -186,6 +189,10 @@ final class LogWriterEngine: Sendable {
         var pendingSince: (sequence: UInt64, since: Duration)?
         /// Dropped records already counted into the database's `meta`.
         var droppedCounted = 0
+        /// The array a read fills, kept from read to read (the cycle hands its empty batch's storage
+        /// back in `take`): a fresh one a read was an allocation of a few hundred kilobytes, and
+        /// the page faults of touching it, every time the writer woke.
+        var spare: [LogRecord] = []
     }
 
     /// The writer loop: asks the cycle what to do, does it, and tells it how that went.
@@ -316,8 +323,8 @@ final class LogWriterEngine: Sendable {
     private func readJournal(_ cycle: inout WriterCycle, _ writer: inout Writer, now: Duration, stopDeadline: Duration? = nil) {
         let (changes, stopAsked) = lock.withLock { ($0.journalChanges, $0.stopDeadline) }
         writer.seenChanges = changes
-        let journalStatus = journal.status
-        let droppedNow = journalStatus.droppedFull + journalStatus.failedWrites - writer.droppedCounted
+        // The counters alone (atomics), not the whole status, which looks at the file too.
+        let droppedNow = journal.notTaken - writer.droppedCounted
         let room = configuration.maximumBatchRecords - cycle.batch.count
         guard room > 0 else {
             writer.moreToRead = true
@@ -332,8 +339,9 @@ final class LogWriterEngine: Sendable {
         if let pending = writer.pendingSince, now - pending.since >= configuration.completionWait { acceptBefore = pending.sequence + 1 }
         let skipThrough = writer.committed.sequence
         let recoveredEnd = journal.recovery.lastSequence
-        var records: [LogRecord] = []
-        records.reserveCapacity(min(room, 512))
+        var records = writer.spare
+        writer.spare = []
+        records.removeAll(keepingCapacity: true)
         var undecodable = 0
         var oldest: Int64?
         var (cutShort, unknown, recovered) = (0, 0, 0)
@@ -367,6 +375,8 @@ final class LogWriterEngine: Sendable {
         } else {
             writer.pendingSince = nil
         }
+        let awaitsCompletion = writer.pendingSince != nil
+        lock.withLock { $0.writerAwaitsCompletion = awaitsCompletion }
         if undecodable > 0 || oldest != nil {
             lock.withLock { state in
                 state.undecodable += undecodable
@@ -374,6 +384,7 @@ final class LogWriterEngine: Sendable {
             }
         }
         cycle.take(&records, droppedRecords: droppedNow, stopDeadline: stopDeadline ?? stopAsked)
+        writer.spare = records
         if cycle.batch.isEmpty, writer.batchEnd.sequence > writer.committed.sequence {
             // Only records that leave no row (cut short, undecodable): nothing to commit, and
             // reading them again after a restart changes nothing, so the position moves on at once.

@@ -6,6 +6,8 @@ struct LogWriterState {
     var journalChanges = 0
     /// Whether the writer sleeps waiting for `journalChanges` (so appenders wake it only then).
     var writerWaiting = false
+    /// Whether the writer's last read stopped at a record whose exchange has not ended.
+    var writerAwaitsCompletion = false
 
     /// The sequence of the last record the database holds (written, or stepped over as one that
     /// leaves no row), and the last sequence any `append` before a `drain` took.
