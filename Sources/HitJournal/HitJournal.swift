@@ -287,6 +287,19 @@ public final class HitJournal: Sendable {
         storage.relinquish()
     }
 
+    /// Whether the record at `logical` has its completion written: one read of its header.
+    public func hasCompletion(at logical: UInt64) -> Bool {
+        var header = [UInt8](repeating: 0, count: JournalLayout.recordHeaderSize)
+        let storage = self.storage
+        let offset = physicalOffset(logical)
+        let got = header.withUnsafeMutableBytes { storage.read(into: $0, at: offset) }
+        guard got == JournalLayout.recordHeaderSize else { return false }
+        return header.withUnsafeBytes { bytes in
+            let sequence = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+            return JournalCompletion(word: JournalLayout.completionWord(in: bytes), sequence: sequence) != nil
+        }
+    }
+
     /// Records dropped (full) or lost to a failed write so far: two atomic loads, for the writer's
     /// every read, where `status` would also look at the file.
     public var notTaken: Int {

@@ -64,18 +64,24 @@ final class LogWriterEngine: Sendable {
     /// The exchange of the record at `ticket` ended.
     func complete(_ ticket: JournalTicket, _ completion: JournalCompletion) {
         journal.complete(ticket, completion)
-        noteChange(completing: true)
-    }
-
-    /// Bumps the change count and wakes the writer if it sleeps on it. Under the lock, so a writer
-    /// that just found nothing new cannot miss the change before it sleeps. A completion wakes it
-    /// only when its last read stopped at a record waiting for one: otherwise the record is not
-    /// read yet, and the append that put it there woke the writer already (a futex call a request
-    /// saved).
-    private func noteChange(completing: Bool = false) {
         let wake = lock.withLock { state -> Bool in
             state.journalChanges &+= 1
-            return state.writerWaiting && (!completing || state.writerAwaitsCompletion)
+            guard state.awaitedSequence == ticket.sequence else { return false }
+            state.awaitedCompleted = true
+            return state.writerWaiting
+        }
+        if wake { lock.signal(.workArrived) }
+    }
+
+    /// Bumps the change count and wakes the writer if it sleeps waiting for records. Under the
+    /// lock, so a writer that just found nothing new cannot miss the change before it sleeps. A
+    /// writer held up by a record whose exchange has not ended waits for that completion alone
+    /// (`complete`): the records after it cannot be written before it, and waking for each of them
+    /// made the writer read the journal again for every request under load.
+    private func noteChange() {
+        let wake = lock.withLock { state -> Bool in
+            state.journalChanges &+= 1
+            return state.writerWaiting && state.awaitedSequence == nil
         }
         if wake { lock.signal(.workArrived) }
     }
@@ -282,16 +288,21 @@ final class LogWriterEngine: Sendable {
             // Said before the wait's check, under the same lock an appender takes: one that comes
             // after the check sees it and wakes the writer; one before it is seen by the check.
             if wakingForRecords { lock.withLock { $0.writerWaiting = true } }
+            // Held up by a record whose exchange has not ended: no longer than `completionWait`.
+            let timeout = deadline.map { $0 - now } ?? (writer.pendingSince != nil ? configuration.completionWait : nil)
             lock.withLock(
-                waitingFor: wakingForRecords ? .workArrived : .stopRequested, timeout: deadline.map { $0 - now },
+                waitingFor: wakingForRecords ? .workArrived : .stopRequested, timeout: timeout,
                 while: { state in
                     if state.stopRequested, !stopSeen { return false }
                     guard wakingForRecords else { return true }
-                    return !more && state.journalChanges == seen
+                    if more { return false }
+                    if state.awaitedSequence != nil { return !state.awaitedCompleted }
+                    return state.journalChanges == seen
                 }
             ) { state in
                 state.writerWaiting = false
-                cutShort = (state.stopRequested && !stopSeen) || (wakingForRecords && (state.journalChanges != seen || more))
+                let progress = state.awaitedSequence != nil ? state.awaitedCompleted : state.journalChanges != seen
+                cutShort = (state.stopRequested && !stopSeen) || (wakingForRecords && (progress || more))
                 stopDeadline = state.stopDeadline
             }
             let done = (deadline == nil || cutShort) ? elapsed() : deadline!
@@ -375,8 +386,16 @@ final class LogWriterEngine: Sendable {
         } else {
             writer.pendingSince = nil
         }
-        let awaitsCompletion = writer.pendingSince != nil
-        lock.withLock { $0.writerAwaitsCompletion = awaitsCompletion }
+        // Named under the lock `complete` takes, then looked at once more: a completion written
+        // before this is seen here, one after it wakes the writer.
+        let awaited = writer.pendingSince?.sequence
+        lock.withLock { state in
+            state.awaitedSequence = awaited
+            state.awaitedCompleted = false
+        }
+        if awaited != nil, journal.hasCompletion(at: writer.reader.position.logical) {
+            lock.withLock { $0.awaitedCompleted = true }
+        }
         if undecodable > 0 || oldest != nil {
             lock.withLock { state in
                 state.undecodable += undecodable

@@ -6,8 +6,10 @@ struct LogWriterState {
     var journalChanges = 0
     /// Whether the writer sleeps waiting for `journalChanges` (so appenders wake it only then).
     var writerWaiting = false
-    /// Whether the writer's last read stopped at a record whose exchange has not ended.
-    var writerAwaitsCompletion = false
+    /// The record the writer's last read stopped at because its exchange had not ended (its
+    /// sequence), and whether its completion has come since.
+    var awaitedSequence: UInt64?
+    var awaitedCompleted = false
 
     /// The sequence of the last record the database holds (written, or stepped over as one that
     /// leaves no row), and the last sequence any `append` before a `drain` took.
