@@ -14,7 +14,7 @@ package final class JournalFile: JournalStorage {
     package let preallocatedByWriting: Bool
 
     /// Opens the journal at `path`, making it `size` bytes long and reserving its blocks when it is
-    /// new (`created` says so), and takes its lock: one process per journal.
+    /// new (or empty), and takes its lock: one process per journal.
     package init(path: String, size newSize: UInt64) throws(JournalError) {
         self.path = path
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)

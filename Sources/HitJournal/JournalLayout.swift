@@ -4,14 +4,14 @@
 /// grows (its byte in the ring is the offset modulo the ring's size), so a record left from an
 /// earlier lap is told apart from the one that belongs at its place by the offset in its header.
 /// Records are 16-byte aligned and never straddle the ring's end: an appender whose record would
-/// fills the rest of the lap with a padding record (or, with under `recordHeaderSize` bytes left,
+/// not fit fills the rest of the lap with a padding record (or, with under `recordHeaderSize` bytes left,
 /// nothing, and readers skip the rest of the lap).
 ///
 /// The header page holds the format, the ring's size, the journal's identity and two slots for the
 /// reclaimed position (written alternately, each with its own checksum, so a torn write of one
 /// leaves the other).
 enum JournalLayout {
-    static let magic: (UInt64) = 0x4C4E_5255_4F4A_484C  // "LHJOURNL", little-endian
+    static let magic: UInt64 = 0x4C4E_5255_4F4A_484C  // "LHJOURNL", little-endian
     static let formatVersion: UInt32 = 1
     static let headerPageSize: UInt64 = 4096
     static let alignment = 16

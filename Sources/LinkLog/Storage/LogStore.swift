@@ -21,10 +21,6 @@ public protocol LogStore: AnyObject {
     /// The highest sequence marked for `key`, `nil` when none was.
     func markedSequence(_ key: String) throws -> Int64?
 
-    /// Why rows are kept somewhere safe rather than where they belong (a local spool while the
-    /// database is away), for the writer's status; `nil` when all is well.
-    var degradation: String? { get }
-
     /// Makes every commit so far survive a power loss, before the writer hands the journal's space
     /// for them back. SQLite at `synchronous = NORMAL` syncs its WAL only at checkpoints, so it syncs
     /// it here; a database whose commits are durable when they return (PostgreSQL) does nothing.
@@ -41,8 +37,6 @@ extension LogStore {
     public func insert(_ records: [LogRecord], droppedRecords: Int) throws {
         try insert(records, droppedRecords: droppedRecords, marker: nil)
     }
-
-    public var degradation: String? { nil }
 
     public var refusedRows: Int { 0 }
 

@@ -189,7 +189,7 @@ final class LogWriterEngine: Sendable {
         var seenChanges = 0
         /// Whether the last read stopped at its limit (more is waiting) rather than at the end.
         var moreToRead = false
-        /// The committed position not yet handed back to the journal, and when it was last.
+        /// When journal space was last handed back (`reclaimIfDue`).
         var lastReclaim: Duration = .zero
         /// A record waiting for its completion, and since when (the writer's clock).
         var pendingSince: (sequence: UInt64, since: Duration)?
