@@ -176,7 +176,7 @@ public final class HitJournal: Sendable {
             return nil
         }
         appendedCount.add(1, ordering: .relaxed)
-        return JournalTicket(logical: placed.logical, sequence: placed.sequence)
+        return JournalTicket(logical: placed.logical, sequence: placed.sequence, end: placed.logical + UInt64(total))
     }
 
     /// Writes the completion of the record `ticket` names. A record already reclaimed (its writer
@@ -320,6 +320,14 @@ public final class HitJournal: Sendable {
 public struct JournalTicket: Sendable, Equatable {
     public let logical: UInt64
     public let sequence: UInt64
+    /// The logical offset just past the record: where the next one is read from.
+    public let end: UInt64
+
+    package init(logical: UInt64, sequence: UInt64, end: UInt64) {
+        self.logical = logical
+        self.sequence = sequence
+        self.end = end
+    }
 }
 
 /// A place in the journal: the logical offset of the next record to read, and the sequence of the

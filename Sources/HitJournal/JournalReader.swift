@@ -48,6 +48,12 @@ public struct JournalReader: ~Copyable {
         window.invalidate()
     }
 
+    /// Moves past records the caller took from elsewhere (the writer's in-memory hand-off):
+    /// `position` must be the end of a record this reader would have reached.
+    public mutating func advance(to position: JournalPosition) {
+        self.position = position
+    }
+
     /// Delivers records from the position on, up to `maximumRecords` and about `maximumBytes`, and
     /// moves past each one delivered. `acceptPendingBefore`: records appended before this sequence
     /// whose completion has not come are delivered without one (the writer waited long enough).

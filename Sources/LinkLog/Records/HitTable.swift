@@ -110,6 +110,13 @@ package enum HitTable {
     package static let cappedTextOffsets = recordFields.compactMap { field -> Int? in
         if case .text(let offset) = field { offset } else { nil }
     }
+    /// The bytes a record's journal form gives its integers (8 each), whatever the record.
+    package static let journalIntegerBytes = recordFields.reduce(0) { size, field in
+        switch field {
+        case .integer, .int: size + 8
+        default: size
+        }
+    }
     package static let cappedOptionalTextOffsets = recordFields.compactMap { field -> Int? in
         if case .optionalText(let offset) = field { offset } else { nil }
     }

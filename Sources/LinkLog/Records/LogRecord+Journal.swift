@@ -10,25 +10,11 @@ extension LogRecord {
 
     private static let noText: UInt16 = 0xFFFF
 
-    /// Bytes `encodeForJournal` writes. The texts must be capped to `journalTextLimit`.
+    /// Bytes `encodeForJournal` writes. The texts must be capped to `journalTextLimit`; capping
+    /// (`capText`) returns this too, which is how the request path gets it.
     package var journalSize: Int {
-        withUnsafePointer(to: self) { record in
-            var size = 0
-            for field in HitTable.recordFields {
-                switch field {
-                case .integer, .int: size += 8
-                case .text(let offset): size += 2 + record.field(at: offset, as: String.self).pointee.utf8.count
-                case .optionalText(let offset): size += 2 + (record.field(at: offset, as: String?.self).pointee?.utf8.count ?? 0)
-                case .parameters(let offset):
-                    size += 2
-                    for parameter in record.field(at: offset, as: [(name: String, value: String)].self).pointee {
-                        size += 4 + parameter.name.utf8.count + parameter.value.utf8.count
-                    }
-                case .rowID, .keptByWriter: break
-                }
-            }
-            return size
-        }
+        var copy = self
+        return copy.capText(to: .max)
     }
 
     /// Writes the record into `buffer`, exactly `journalSize` bytes.
@@ -114,11 +100,21 @@ private struct JournalBytesWriter {
     }
 
     mutating func text(_ value: String) {
-        var value = value
-        value.withUTF8 { bytes in
-            length(UInt16(bytes.count))
-            if bytes.count > 0 { (buffer.baseAddress! + offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
-            offset += bytes.count
+        // Native and small strings lend their bytes in place (no copy of the string, as `withUTF8`
+        // on a `var` makes); a bridged one, which linkhost never makes, is copied byte by byte.
+        let written = value.utf8.withContiguousStorageIfAvailable { bytes in
+            buffer.storeBytes(of: UInt16(bytes.count).littleEndian, toByteOffset: offset, as: UInt16.self)
+            if bytes.count > 0 { (buffer.baseAddress! + offset + 2).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
+            return bytes.count
+        }
+        if let written {
+            offset += 2 + written
+            return
+        }
+        length(UInt16(value.utf8.count))
+        for byte in value.utf8 {
+            buffer.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
+            offset += 1
         }
     }
 }

@@ -3,20 +3,38 @@ import OrderedJSON
 extension LogRecord {
     /// Cuts every text to `maximumBytes` of UTF-8 at a character boundary: request fields are
     /// client-controlled, and one client should not be able to bloat the log with huge values. The
-    /// writer caps a record once, before both its row and its rollup counts are made from it, so the
-    /// two always hold the same values. In place, writing only a text that is too long: nearly every
-    /// record is within bounds, and copying each one cost the writer a tenth of its time under load.
-    /// Capping twice changes nothing. The texts are those of `HitTable`'s columns, and the tracked
-    /// parameters' names and values.
-    package mutating func capText(to maximumBytes: Int) {
+    /// record is capped once, on the request path before it goes into the journal, so its row and
+    /// its rollup counts always hold the same values. In place, writing only a text that is too
+    /// long: nearly every record is within bounds, and copying each one cost the writer a tenth of
+    /// its time under load. Capping twice changes nothing. The texts are those of `HitTable`'s
+    /// columns, and the tracked parameters' names and values. Returns the bytes of the capped
+    /// record's journal form (`journalSize`), counted in the same walk over its texts: both run on
+    /// every logged request.
+    @discardableResult
+    package mutating func capText(to maximumBytes: Int) -> Int {
+        var size = HitTable.journalIntegerBytes
         withUnsafeMutablePointer(to: &self) { record in
             for offset in HitTable.cappedTextOffsets {
                 let text = record.field(at: offset, as: String.self)
-                if text.pointee.utf8.count > maximumBytes { text.pointee = Self.capped(text.pointee, to: maximumBytes) }
+                var count = text.pointee.utf8.count
+                if count > maximumBytes {
+                    text.pointee = Self.capped(text.pointee, to: maximumBytes)
+                    count = text.pointee.utf8.count
+                }
+                size += 2 + count
             }
             for offset in HitTable.cappedOptionalTextOffsets {
                 let text = record.field(at: offset, as: String?.self)
-                if let value = text.pointee, value.utf8.count > maximumBytes { text.pointee = Self.capped(value, to: maximumBytes) }
+                guard let value = text.pointee else {
+                    size += 2
+                    continue
+                }
+                var count = value.utf8.count
+                if count > maximumBytes {
+                    text.pointee = Self.capped(value, to: maximumBytes)
+                    count = text.pointee?.utf8.count ?? 0
+                }
+                size += 2 + count
             }
         }
         // Checked first: writing through the array would copy its storage, which the request's
@@ -24,6 +42,9 @@ extension LogRecord {
         if trackedParameters.contains(where: { $0.name.utf8.count > maximumBytes || $0.value.utf8.count > maximumBytes }) {
             trackedParameters = trackedParameters.map { (Self.capped($0.name, to: maximumBytes), Self.capped($0.value, to: maximumBytes)) }
         }
+        size += 2
+        for parameter in trackedParameters { size += 4 + parameter.name.utf8.count + parameter.value.utf8.count }
+        return size
     }
 
     /// The `params` column: one JSON object of the names and values in order, the first of each

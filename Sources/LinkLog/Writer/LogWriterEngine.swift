@@ -4,8 +4,9 @@ import HitJournal
 import Logging
 
 /// The machinery behind `LogWriter`: the journal the request threads append to, the counters they
-/// share with the writer, and the thread that carries out what `WriterCycle` decides — reading the
-/// journal in order, writing its records to the database with the position reached in the same
+/// share with the writer, and the thread that carries out what `WriterCycle` decides — taking the
+/// records in journal order (from the in-memory `RecordHandoff`, else from the journal), writing
+/// them to the database with the position reached in the same
 /// transaction, and handing journal space back once the database holds it durably. Kept apart from
 /// `LogWriter` so the thread holds this object, not the public handle.
 final class LogWriterEngine: Sendable {
@@ -45,8 +46,8 @@ final class LogWriterEngine: Sendable {
     // MARK: - Called from any thread
 
     /// Runs on every logged request: the record goes into the journal (`HitJournal.append`: a
-    /// reservation under a mutex and one `pwrite`), then the writer is told. Never waits for the
-    /// database; a full journal drops the record and counts it.
+    /// reservation under a mutex and one `pwrite`), then into the hand-off, and the writer is told.
+    /// Never waits for the database; a full journal drops the record and counts it.
     func append(_ record: consuming LogRecord, completion: JournalCompletion?) -> JournalTicket? {
         if lock.withLock({ state -> Bool in
             if state.stopRequested { state.rejectedAfterStop += 1 }
@@ -54,10 +55,16 @@ final class LogWriterEngine: Sendable {
         }) {
             return nil
         }
-        var record = record
-        record.capText(to: min(configuration.maximumTextBytes, LogRecord.journalTextLimit))
-        let ticket = journal.append(payloadCount: record.journalSize, completion: completion) { record.encodeForJournal(into: $0) }
-        noteChange()
+        var record = consume record
+        let size = record.capText(to: min(configuration.maximumTextBytes, LogRecord.journalTextLimit))
+        let ticket = journal.append(payloadCount: size, completion: completion) { record.encodeForJournal(into: $0) }
+        // Moved, not copied, into the hand-off: an optional the lock's closure can take it out of.
+        var handed: LogRecord? = ticket != nil ? consume record : nil
+        let wake = lock.withLock { state -> Bool in
+            if let ticket, let record = handed.take() { state.handoff.put(record, at: ticket, completion: completion) }
+            return state.noteChange()
+        }
+        if wake { lock.signal(.workArrived) }
         return ticket
     }
 
@@ -65,23 +72,11 @@ final class LogWriterEngine: Sendable {
     func complete(_ ticket: JournalTicket, _ completion: JournalCompletion) {
         journal.complete(ticket, completion)
         let wake = lock.withLock { state -> Bool in
+            state.handoff.complete(ticket, completion)
             state.journalChanges &+= 1
             guard state.awaitedSequence == ticket.sequence else { return false }
             state.awaitedCompleted = true
             return state.writerWaiting
-        }
-        if wake { lock.signal(.workArrived) }
-    }
-
-    /// Bumps the change count and wakes the writer if it sleeps waiting for records. Under the
-    /// lock, so a writer that just found nothing new cannot miss the change before it sleeps. A
-    /// writer held up by a record whose exchange has not ended waits for that completion alone
-    /// (`complete`): the records after it cannot be written before it, and waking for each of them
-    /// made the writer read the journal again for every request under load.
-    private func noteChange() {
-        let wake = lock.withLock { state -> Bool in
-            state.journalChanges &+= 1
-            return state.writerWaiting && state.awaitedSequence == nil
         }
         if wake { lock.signal(.workArrived) }
     }
@@ -356,25 +351,78 @@ final class LogWriterEngine: Sendable {
         var undecodable = 0
         var oldest: Int64?
         var (cutShort, unknown, recovered) = (0, 0, 0)
-        let stop = writer.reader.read(maximumRecords: room, maximumBytes: 8 << 20, acceptPendingBefore: acceptBefore) { entry in
-            guard entry.sequence > skipThrough else { return }
-            if let completion = entry.completion, completion.outcome == .cutShort {
-                cutShort += 1
-                return
+        // Records come from the hand-off while it holds the next one, and from the journal (one at
+        // a time past what the last process left, so the hand-off gets the next turn) when not.
+        var stop = JournalReader.Stop.caughtUp
+        reading: while records.count < room {
+            var position = writer.reader.position
+            var pending = false
+            lock.withLock { state in
+                taking: while records.count < room {
+                    let sequence = position.sequence &+ 1
+                    switch state.handoff.take(sequence, acceptPending: sequence < acceptBefore, into: &records) {
+                    case .absent: break taking
+                    case .pending:
+                        pending = true
+                        break taking
+                    case .record(let end, let completion):
+                        position = end
+                        if sequence <= skipThrough {
+                            records.removeLast()
+                        } else if let completion {
+                            if completion.outcome == .cutShort {
+                                cutShort += 1
+                                records.removeLast()
+                            } else {
+                                records[records.count - 1].durationMicroseconds = Int64(completion.durationMicroseconds)
+                            }
+                        } else {
+                            records[records.count - 1].durationMicroseconds = -1
+                            unknown += 1
+                        }
+                    }
+                }
+                state.handoff.read(through: position.sequence)
             }
-            guard var record = LogRecord(journalPayload: entry.payload) else {
-                undecodable += 1
-                return
+            if position != writer.reader.position { writer.reader.advance(to: position) }
+            if oldest == nil, let first = records.first { oldest = first.timestampMilliseconds }
+            if pending {
+                stop = .completionPending(sequence: position.sequence &+ 1)
+                break
             }
-            if let completion = entry.completion {
-                record.durationMicroseconds = Int64(completion.durationMicroseconds)
-            } else {
-                record.durationMicroseconds = -1
-                unknown += 1
+            if records.count >= room {
+                stop = .limit
+                break
             }
-            if entry.sequence <= recoveredEnd { recovered += 1 }
-            if oldest == nil { oldest = record.timestampMilliseconds }
-            records.append(record)
+            let next = position.sequence &+ 1
+            let limit = next <= recoveredEnd ? min(room - records.count, Int(recoveredEnd - position.sequence)) : 1
+            var delivered = 0
+            stop = writer.reader.read(maximumRecords: limit, maximumBytes: 8 << 20, acceptPendingBefore: acceptBefore) { entry in
+                delivered += 1
+                guard entry.sequence > skipThrough else { return }
+                if let completion = entry.completion, completion.outcome == .cutShort {
+                    cutShort += 1
+                    return
+                }
+                guard var record = LogRecord(journalPayload: entry.payload) else {
+                    undecodable += 1
+                    return
+                }
+                if let completion = entry.completion {
+                    record.durationMicroseconds = Int64(completion.durationMicroseconds)
+                } else {
+                    record.durationMicroseconds = -1
+                    unknown += 1
+                }
+                if entry.sequence <= recoveredEnd { recovered += 1 }
+                if oldest == nil { oldest = record.timestampMilliseconds }
+                records.append(record)
+            }
+            let through = writer.reader.position.sequence
+            lock.withLock { $0.handoff.read(through: through) }
+            // On after the one record a live read takes; a read that ended anywhere else (caught
+            // up, an append or an exchange under way, its byte bound) ends this one too.
+            guard stop == .limit, delivered == limit else { break }
         }
         writer.batchCutShort += cutShort
         writer.batchUnknown += unknown
@@ -386,14 +434,17 @@ final class LogWriterEngine: Sendable {
         } else {
             writer.pendingSince = nil
         }
-        // Named under the lock `complete` takes, then looked at once more: a completion written
-        // before this is seen here, one after it wakes the writer.
+        // Named under the lock `complete` takes, then looked at once more (in the hand-off, or in
+        // the journal for a record read from there): a completion written before this is seen
+        // here, one after it wakes the writer.
         let awaited = writer.pendingSince?.sequence
-        lock.withLock { state in
+        let inHandoff = lock.withLock { state -> Bool? in
+            let inHandoff = awaited.flatMap { state.handoff.hasCompletion($0) }
             state.awaitedSequence = awaited
-            state.awaitedCompleted = false
+            state.awaitedCompleted = inHandoff ?? false
+            return inHandoff
         }
-        if awaited != nil, journal.hasCompletion(at: writer.reader.position.logical) {
+        if awaited != nil, inHandoff == nil, journal.hasCompletion(at: writer.reader.position.logical) {
             lock.withLock { $0.awaitedCompleted = true }
         }
         if undecodable > 0 || oldest != nil {

@@ -1,5 +1,6 @@
 /// What the request threads and the writer thread share, guarded by one `WriterStateLock`. The
-/// records themselves are in the journal; this holds the writer's progress and counters.
+/// records themselves are in the journal (and, until the writer takes them, in `handoff`); this
+/// holds the writer's progress and counters.
 struct LogWriterState {
     /// Bumped by every append and completion: the writer sleeps while it has not moved since its
     /// last read of the journal.
@@ -10,6 +11,8 @@ struct LogWriterState {
     /// sequence), and whether its completion has come since.
     var awaitedSequence: UInt64?
     var awaitedCompleted = false
+    /// The records appended and not yet taken by the writer, in memory beside the journal.
+    var handoff = RecordHandoff(capacity: RecordHandoff.defaultCapacity)
 
     /// The sequence of the last record the database holds (written, or stepped over as one that
     /// leaves no row), and the last sequence any `append` before a `drain` took.
@@ -46,4 +49,15 @@ struct LogWriterState {
     /// On the writer's clock, as a duration since the writer started (`WriterCycle`).
     var stopDeadline: Duration?
     var writerExited = false
+
+    /// Bumps the change count on an append; returns whether to wake the writer: only when it
+    /// sleeps waiting for records. Called under the lock, so a writer that just found nothing new
+    /// cannot miss the change before it sleeps. A writer held up by a record whose exchange has not
+    /// ended waits for that completion alone (`LogWriterEngine.complete`): the records after it
+    /// cannot be written before it, and waking for each of them made the writer look again for
+    /// every request under load.
+    mutating func noteChange() -> Bool {
+        journalChanges &+= 1
+        return writerWaiting && awaitedSequence == nil
+    }
 }
