@@ -184,6 +184,19 @@ def cluster_ticks(pid_file):
     return total
 
 
+def writer_batches(port):
+    """The hit log writer's transactions so far, from `/healthz` on a connection of its own."""
+    connection = Connection(port)
+    try:
+        status, body = connection.request("GET", "/healthz")
+    finally:
+        connection.close()
+    if status != 200:
+        raise RuntimeError(f"/healthz answered {status}")
+    # Builds before the count was shown (to compare with one) have none: `None`.
+    return json.loads(body)["log"].get("batches")
+
+
 def wait_for_rows(database, expected):
     """Waits until the writer has committed `expected` rows (so their cost is inside the dump)."""
     deadline = time.monotonic() + 300
@@ -273,6 +286,7 @@ def main():
         answers = {}
         database = args.log_db or os.path.join(work, "log.sqlite")
         database_time = {}  # scenario -> [microseconds of the database server's processor time per request]
+        rows_per_batch = {}  # scenario -> [rows per writer transaction in each run, log on]
 
         def run_scenarios(server, name, database=None):
             connection = Connection(server.port)
@@ -287,6 +301,11 @@ def main():
                 if database:
                     wait_for_rows(database, rows)
                 for _ in range(args.runs):
+                    batches = None
+                    if database:
+                        batches = writer_batches(server.port)
+                        rows += 1  # the /healthz request is a row of its own
+                        wait_for_rows(database, rows)
                     server.zero()
                     ticks = cluster_ticks(args.db_pid_file) if database and args.db_pid_file else None
                     send(connection, scenario, args.requests, unique, ingest_key)
@@ -300,7 +319,17 @@ def main():
                     dump, total = server.dump()
                     results.setdefault((name, scenario), []).append(total / args.requests)
                     dumps[(name, scenario)] = dump
-                    print(f"  {name:<15} {scenario:<12} {total / args.requests:>12,.0f} instructions/request", file=sys.stderr)
+                    batching = ""
+                    after = writer_batches(server.port) if database else None
+                    if database:
+                        rows += 1
+                    if batches is not None and after is not None:
+                        # The writer's batch size moves the log's share of the figure: a transaction
+                        # costs far more than a row, and how many rows one gathers depends on timing.
+                        per_batch = args.requests / max(1, after - batches)
+                        rows_per_batch.setdefault(scenario, []).append(per_batch)
+                        batching = f", {per_batch:,.1f} rows a transaction"
+                    print(f"  {name:<15} {scenario:<12} {total / args.requests:>12,.0f} instructions/request{batching}", file=sys.stderr)
             connection.close()
 
         port = free_port()
@@ -382,6 +411,11 @@ http {{
             }
             print(f"{scenario:<12} {cell(on):>26} {cell(off):>26} {cell(reference):>20} "
                   f"{(f'{on_ratio:.2f}' if on_ratio else '-'):>9} {(f'{off_ratio:.2f}' if off_ratio else '-'):>10}")
+        if rows_per_batch:
+            print()
+            print("rows a writer transaction gathered, log on (the log's cost per request falls as this grows): median (min–max)")
+            for scenario, values in rows_per_batch.items():
+                print(f"  {scenario:<12} {statistics.median(values):8.1f} ({min(values):.1f}–{max(values):.1f})")
         if database_time:
             print()
             print("the log's PostgreSQL server, processor time per request (user + system, from /proc): median (min–max)")
@@ -401,6 +435,7 @@ http {{
                 "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                 "requests": args.requests, "runs": args.runs, "scenarios": summary, "top_functions": tops,
                 "log": "postgresql" if args.log_db else "sqlite", "database_server_microseconds": database_time,
+                "rows_per_batch": rows_per_batch,
             }, open(args.json, "w"), indent=2)
             print(f"results: {args.json}")
     finally:

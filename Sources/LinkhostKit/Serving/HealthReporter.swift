@@ -96,6 +96,7 @@ final class HealthReporter: Sendable {
                         JSONMember("failingSinceMs", log.failingSinceMilliseconds.map { .number(JSONNumber(Int($0))) } ?? .null),
                         JSONMember("enqueued", .number(JSONNumber(log.enqueued))),
                         JSONMember("written", .number(JSONNumber(log.written))),
+                        JSONMember("batches", .number(JSONNumber(log.batches))),
                         JSONMember("pending", .number(JSONNumber(log.pending))),
                         JSONMember("dropped", .number(JSONNumber(log.dropped))),
                         JSONMember("backlogSeconds", .number(JSONNumber(log.backlogSeconds))),
