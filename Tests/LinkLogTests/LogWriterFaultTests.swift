@@ -114,6 +114,31 @@ struct LogWriterFaultTests {
         #expect(try fixture.reader().count(LogFilter(host: "rowhni.com")) == 6)
     }
 
+    @Test("a batch whose commit fails is read again from the journal with the outcomes held in memory, not as of unknown outcome")
+    func failedBatchKeepsOutcomes() throws {
+        let fixture = try LogFixture()
+        let writer = try fixture.writer(busyTimeout: .milliseconds(50))
+        writer.enqueue(Sample.record(path: "/first"))
+        #expect(writer.drain())
+
+        let other = try SQLiteConnection(path: fixture.databasePath)
+        try other.execute("BEGIN IMMEDIATE")
+        // As the server does: the record before the response, its completion after; the
+        // completion stays in the writer's hand-off, not in the journal.
+        for index in 0..<5 {
+            let ticket = try #require(writer.begin(Sample.record(path: "/held")))
+            writer.complete(ticket, sent: true, durationMicroseconds: UInt64(1000 + index))
+        }
+        #expect(writer.waitForStatus(timeout: .seconds(30)) { $0.health == .failing })
+        try other.execute("ROLLBACK")
+        #expect(writer.drain(timeout: .seconds(30)))
+        let final = writer.stop()
+        #expect(final.written == 6)
+        #expect(final.outcomeUnknown == 0)
+        let durations = try fixture.reader().rows(LogFilter()).filter { $0.path == "/held" }.map(\.durationMicroseconds).sorted()
+        #expect(durations == [1000, 1001, 1002, 1003, 1004])
+    }
+
     /// A crash between a batch's commit and the journal's hand-back of its space: the next start
     /// finds the batch's records in the journal again, and the database's mark (written in the
     /// batch's transaction) says they are in. The crash is the journal file as it was before the

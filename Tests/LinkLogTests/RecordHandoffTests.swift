@@ -19,9 +19,12 @@ struct RecordHandoffTests {
         var batch: [LogRecord] = []
         #expect(handoff.take(1, acceptPending: false, into: &batch) == .pending)
         #expect(batch.isEmpty)
-        handoff.complete(Self.ticket(1), Self.sent)
+        let held = handoff.complete(Self.ticket(1), Self.sent)
+        #expect(held, "held here, so not written into the journal now")
         #expect(handoff.hasCompletion(1) == true)
-        #expect(handoff.take(1, acceptPending: false, into: &batch) == .record(end: JournalPosition(logical: 64, sequence: 1), completion: Self.sent))
+        #expect(
+            handoff.take(1, acceptPending: false, into: &batch)
+                == .record(end: JournalPosition(logical: 64, sequence: 1), completion: Self.sent, unjournaled: Self.ticket(1)))
         #expect(batch.map(\.path) == ["/one"])
         #expect(handoff.take(1, acceptPending: false, into: &batch) == .absent)
         #expect(batch.count == 1)
@@ -33,7 +36,8 @@ struct RecordHandoffTests {
         var handoff = RecordHandoff(capacity: 8)
         handoff.put(Sample.record(), at: Self.ticket(1), completion: nil)
         var batch: [LogRecord] = []
-        #expect(handoff.take(1, acceptPending: true, into: &batch) == .record(end: JournalPosition(logical: 64, sequence: 1), completion: nil))
+        let taken = handoff.take(1, acceptPending: true, into: &batch)
+        #expect(taken == .record(end: JournalPosition(logical: 64, sequence: 1), completion: nil, unjournaled: nil))
         #expect(batch.count == 1)
     }
 
@@ -43,8 +47,10 @@ struct RecordHandoffTests {
         for sequence in UInt64(1)...5 { handoff.put(Sample.record(path: "/\(sequence)"), at: Self.ticket(sequence), completion: Self.sent) }
         var batch: [LogRecord] = []
         #expect(handoff.take(1, acceptPending: true, into: &batch) == .absent)
-        handoff.complete(Self.ticket(1), JournalCompletion(outcome: .cutShort, durationMicroseconds: 0))
-        #expect(handoff.take(5, acceptPending: false, into: &batch) == .record(end: JournalPosition(logical: 320, sequence: 5), completion: Self.sent))
+        let held = handoff.complete(Self.ticket(1), JournalCompletion(outcome: .cutShort, durationMicroseconds: 0))
+        #expect(!held, "not here: the journal gets it")
+        let taken = handoff.take(5, acceptPending: false, into: &batch)
+        #expect(taken == .record(end: JournalPosition(logical: 320, sequence: 5), completion: Self.sent, unjournaled: nil))
         #expect(batch.map(\.path) == ["/5"])
     }
 
@@ -63,5 +69,23 @@ struct RecordHandoffTests {
         var handoff = RecordHandoff(capacity: 5)
         for sequence in UInt64(1)...8 { handoff.put(Sample.record(), at: Self.ticket(sequence), completion: Self.sent) }
         for sequence in UInt64(1)...8 { #expect(handoff.hasCompletion(sequence) == true) }
+    }
+
+    @Test("the sync writes each completion held only in memory once; taken records and journaled ones are not written again")
+    func unjournaledCompletions() throws {
+        var handoff = RecordHandoff(capacity: 8)
+        handoff.put(Sample.record(), at: Self.ticket(1), completion: Self.sent)  // journaled with the record
+        for sequence in UInt64(2)...4 { handoff.put(Sample.record(), at: Self.ticket(sequence), completion: nil) }
+        let held = [handoff.complete(Self.ticket(2), Self.sent), handoff.complete(Self.ticket(3), Self.sent)]
+        #expect(held == [true, true])
+        var batch: [LogRecord] = []
+        _ = handoff.take(2, acceptPending: false, into: &batch)
+        let written = handoff.unjournaledCompletions()
+        #expect(written.map(\.ticket) == [Self.ticket(3)])
+        #expect(written.map(\.completion) == [Self.sent])
+        #expect(handoff.unjournaledCompletions().isEmpty)
+        #expect(
+            handoff.take(3, acceptPending: false, into: &batch)
+                == .record(end: JournalPosition(logical: 192, sequence: 3), completion: Self.sent, unjournaled: nil))
     }
 }

@@ -10,12 +10,15 @@ import HitJournal
 final class JournalSyncer: @unchecked Sendable {
     private let journal: HitJournal
     private let interval: Duration
+    /// Runs before each sync: writes what is kept in memory for now (completions) into the journal.
+    private let beforeSync: @Sendable () -> Void
     private let wake = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
     private var thread: pthread_t?
     private var stopping = false
 
-    init(journal: HitJournal, interval: Duration) {
+    init(journal: HitJournal, interval: Duration, beforeSync: @escaping @Sendable () -> Void = {}) {
         self.journal = journal
+        self.beforeSync = beforeSync
         self.interval = max(interval, .milliseconds(1))
         sem_init(wake, 0, 0)
     }
@@ -50,6 +53,7 @@ final class JournalSyncer: @unchecked Sendable {
             until.tv_sec += Int(seconds) + nanoseconds / 1_000_000_000
             until.tv_nsec = nanoseconds % 1_000_000_000
             let woken = sem_timedwait(wake, &until) == 0
+            beforeSync()
             journal.sync()
             if woken, stopping { return }
         }

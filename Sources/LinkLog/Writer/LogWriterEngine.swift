@@ -24,9 +24,13 @@ final class LogWriterEngine: Sendable {
         try FolderCreator.createParent(of: configuration.journalPath)
         journal = try HitJournal(path: configuration.journalPath, sizeBytes: configuration.journalSizeBytes)
         markerKey = "journal:" + journal.identifier
-        lock = WriterStateLock(LogWriterState())
         start = ContinuousClock.now
-        syncer = JournalSyncer(journal: journal, interval: configuration.journalSyncInterval)
+        let lock = WriterStateLock(LogWriterState())
+        self.lock = lock
+        let journal = self.journal
+        syncer = JournalSyncer(journal: journal, interval: configuration.journalSyncInterval) {
+            for (ticket, completion) in lock.withLock({ $0.handoff.unjournaledCompletions() }) { journal.complete(ticket, completion) }
+        }
         let recovery = journal.recovery
         var metadata = databaseMetadata
         metadata["journal"] = "\(journal.path)"
@@ -70,14 +74,15 @@ final class LogWriterEngine: Sendable {
 
     /// The exchange of the record at `ticket` ended.
     func complete(_ ticket: JournalTicket, _ completion: JournalCompletion) {
-        journal.complete(ticket, completion)
-        let wake = lock.withLock { state -> Bool in
-            state.handoff.complete(ticket, completion)
+        let (wake, held) = lock.withLock { state -> (Bool, Bool) in
+            let held = state.handoff.complete(ticket, completion)
             state.journalChanges &+= 1
-            guard state.awaitedSequence == ticket.sequence else { return false }
+            guard state.awaitedSequence == ticket.sequence else { return (false, held) }
             state.awaitedCompleted = true
-            return state.writerWaiting
+            return (state.writerWaiting, held)
         }
+        // Written into the journal now only when the writer will read the record from there.
+        if !held { journal.complete(ticket, completion) }
         if wake { lock.signal(.workArrived) }
     }
 
@@ -190,6 +195,9 @@ final class LogWriterEngine: Sendable {
         var pendingSince: (sequence: UInt64, since: Duration)?
         /// Dropped records already counted into the database's `meta`.
         var droppedCounted = 0
+        /// Completions of the batch in hand that are in memory only (`RecordHandoff`): written into
+        /// the journal before it is read again after a failure, and dropped once the batch commits.
+        var heldCompletions: [(ticket: JournalTicket, completion: JournalCompletion)] = []
         /// The array a read fills, kept from read to read (the cycle hands its empty batch's storage
         /// back in `take`): a fresh one a read was an allocation of a few hundred kilobytes, and
         /// the page faults of touching it, every time the writer woke.
@@ -230,6 +238,7 @@ final class LogWriterEngine: Sendable {
                 let marked = UInt64(max(0, try opened.markedSequence(markerKey) ?? 0))
                 writer.store = opened
                 cycle.discardBatch()
+                journalHeldCompletions(&writer)
                 writer.reader.rewind(to: writer.committed)
                 if marked > writer.committed.sequence { writer.committed.sequence = marked }
                 lock.withLock { $0.committedSequence = max($0.committedSequence, writer.committed.sequence) }
@@ -258,6 +267,7 @@ final class LogWriterEngine: Sendable {
             if hasWork {
                 writer.droppedCounted += droppedNow
                 writer.committed = writer.batchEnd
+                writer.heldCompletions.removeAll(keepingCapacity: true)
             }
             let refused = current.refusedRows - refusedBefore
             recordSuccess(written.records - refused, refused: refused, writer: &writer)
@@ -311,6 +321,7 @@ final class LogWriterEngine: Sendable {
         case .finish:
             return nil
         case .giveUp:
+            journalHeldCompletions(&writer)
             let left = lock.withLock { state -> Int in
                 let left = Int(journal.lastSequence &- min(state.committedSequence, journal.lastSequence))
                 state.leftInJournal = left
@@ -354,6 +365,9 @@ final class LogWriterEngine: Sendable {
         // Records come from the hand-off while it holds the next one, and from the journal (one at
         // a time past what the last process left, so the hand-off gets the next turn) when not.
         var stop = JournalReader.Stop.caughtUp
+        var held = writer.heldCompletions
+        writer.heldCompletions = []
+        defer { writer.heldCompletions = held }
         reading: while records.count < room {
             var position = writer.reader.position
             var pending = false
@@ -365,8 +379,9 @@ final class LogWriterEngine: Sendable {
                     case .pending:
                         pending = true
                         break taking
-                    case .record(let end, let completion):
+                    case .record(let end, let completion, let unjournaled):
                         position = end
+                        if let unjournaled, let completion { held.append((unjournaled, completion)) }
                         if sequence <= skipThrough {
                             records.removeLast()
                         } else if let completion {
@@ -467,6 +482,13 @@ final class LogWriterEngine: Sendable {
             writer.batchCutShort = 0
             lock.broadcast(.progressMade)
         }
+    }
+
+    /// Writes the completions the batch in hand held in memory into the journal, which is about to
+    /// be read again from the database's position (or left for the next start).
+    private func journalHeldCompletions(_ writer: inout Writer) {
+        for (ticket, completion) in writer.heldCompletions { journal.complete(ticket, completion) }
+        writer.heldCompletions.removeAll(keepingCapacity: true)
     }
 
     /// Hands journal space back behind what the database holds durably, every sync interval: the

@@ -6,14 +6,21 @@ import HitJournal
 /// records, a batch read again after a failed commit, a record whose slot a later one took during
 /// a burst, or one the writer reached before its appender put it here. Slots are indexed by
 /// sequence number modulo the capacity, so a put and a take are a few dozen instructions and the
-/// memory is bounded; guarded by the writer's state lock (`WriterStateLock`). The slots are three
-/// arrays rather than one of structs, so a record moves in and out without being copied.
+/// memory is bounded; guarded by the writer's state lock (`WriterStateLock`). The slots are
+/// parallel arrays rather than one of structs, so a record moves in and out without being copied.
+///
+/// A completion whose record is here stays in memory: a second `pwrite` per request into the
+/// journal cost more system time than the whole append. The journal's periodic sync writes the
+/// completions of records the writer has not taken yet (`unjournaledCompletions`), so a kill
+/// loses at most the outcomes (not the rows) of the records answered within one sync interval
+/// that the writer had not committed: those rows are written with their outcome unknown.
 struct RecordHandoff {
     /// What `take` found at a sequence.
     enum Taken: Equatable {
         /// The record, appended to the batch, with where it ends in the journal and its completion
-        /// (`nil`: its exchange had not ended, and the writer accepted that).
-        case record(end: JournalPosition, completion: JournalCompletion?)
+        /// (`nil`: its exchange had not ended, and the writer accepted that); `unjournaled` names
+        /// a completion the journal does not hold yet, to write if the batch is not committed.
+        case record(end: JournalPosition, completion: JournalCompletion?, unjournaled: JournalTicket?)
         /// The record is here but its exchange has not ended.
         case pending
         /// Not here: read it from the journal.
@@ -25,9 +32,13 @@ struct RecordHandoff {
     static let defaultCapacity = 4096
 
     private var records: [LogRecord?]
+    /// Where each slot's record starts in the journal, for writing its completion there.
+    private var starts: [UInt64]
     /// The journal position after each slot's record (its end, and its own sequence; 0 for none).
     private var ends: [JournalPosition]
     private var completions: [JournalCompletion?]
+    /// Whether each slot's completion is in the journal too (`unjournaledCompletions`).
+    private var journaled: [Bool]
     private let mask: UInt64
     /// The last sequence the writer has read past: a later put of it or of an earlier one (its
     /// appender was overtaken by a reader of the journal) is not kept, so no slot holds a record
@@ -39,8 +50,10 @@ struct RecordHandoff {
         var size = 1
         while size < max(1, capacity) { size <<= 1 }
         records = Array(repeating: nil, count: size)
+        starts = Array(repeating: 0, count: size)
         ends = Array(repeating: JournalPosition(logical: 0, sequence: 0), count: size)
         completions = Array(repeating: nil, count: size)
+        journaled = Array(repeating: true, count: size)
         mask = UInt64(size - 1)
     }
 
@@ -49,15 +62,34 @@ struct RecordHandoff {
         guard ticket.sequence > readThrough else { return }
         let slot = index(ticket.sequence)
         records[slot] = record
+        starts[slot] = ticket.logical
         ends[slot] = JournalPosition(logical: ticket.end, sequence: ticket.sequence)
         completions[slot] = completion
+        // A completion known at the append went into the journal with the record.
+        journaled[slot] = true
     }
 
-    /// The exchange of the record at `ticket` ended.
-    mutating func complete(_ ticket: JournalTicket, _ completion: JournalCompletion) {
+    /// The exchange of the record at `ticket` ended; returns whether the record is here, so its
+    /// completion need not be written into the journal now (`unjournaledCompletions` does it
+    /// later for a record the writer has not taken by then).
+    mutating func complete(_ ticket: JournalTicket, _ completion: JournalCompletion) -> Bool {
         let slot = index(ticket.sequence)
-        guard ends[slot].sequence == ticket.sequence, records[slot] != nil else { return }
+        guard ends[slot].sequence == ticket.sequence, records[slot] != nil else { return false }
         completions[slot] = completion
+        journaled[slot] = false
+        return true
+    }
+
+    /// The completions of records still here that are not in the journal yet, each marked as
+    /// written: the journal's sync writes them, so a kill costs at most a sync interval's outcomes.
+    mutating func unjournaledCompletions() -> [(ticket: JournalTicket, completion: JournalCompletion)] {
+        var found: [(ticket: JournalTicket, completion: JournalCompletion)] = []
+        for slot in records.indices where !journaled[slot] && records[slot] != nil {
+            guard let completion = completions[slot] else { continue }
+            journaled[slot] = true
+            found.append((JournalTicket(logical: starts[slot], sequence: ends[slot].sequence, end: ends[slot].logical), completion))
+        }
+        return found
     }
 
     /// Whether the record at `sequence` is here with its completion; `nil` when it is not here.
@@ -76,7 +108,8 @@ struct RecordHandoff {
         if completion == nil, !acceptPending { return .pending }
         guard let record = records[slot].take() else { return .absent }
         batch.append(record)
-        return .record(end: ends[slot], completion: completion)
+        let unjournaled = completion != nil && !journaled[slot] ? JournalTicket(logical: starts[slot], sequence: sequence, end: ends[slot].logical) : nil
+        return .record(end: ends[slot], completion: completion, unjournaled: unjournaled)
     }
 
     /// The writer has read the journal up to `sequence` (or, after a rewind, only that far).
