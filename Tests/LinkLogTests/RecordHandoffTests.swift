@@ -14,7 +14,7 @@ struct RecordHandoffTests {
     @Test("a record is taken once, with its completion and where it ends; a second take finds nothing")
     func takeOnce() throws {
         var handoff = RecordHandoff(capacity: 8)
-        handoff.put(Sample.record(path: "/one"), at: Self.ticket(1), completion: nil)
+        _ = handoff.put(Sample.record(path: "/one"), at: Self.ticket(1), completion: nil)
         #expect(handoff.hasCompletion(1) == false)
         var batch: [LogRecord] = []
         #expect(handoff.take(1, acceptPending: false, into: &batch) == .pending)
@@ -34,7 +34,7 @@ struct RecordHandoffTests {
     @Test("a pending record is given without its completion only when the writer accepts that")
     func acceptPending() throws {
         var handoff = RecordHandoff(capacity: 8)
-        handoff.put(Sample.record(), at: Self.ticket(1), completion: nil)
+        _ = handoff.put(Sample.record(), at: Self.ticket(1), completion: nil)
         var batch: [LogRecord] = []
         let taken = handoff.take(1, acceptPending: true, into: &batch)
         #expect(taken == .record(end: JournalPosition(logical: 64, sequence: 1), completion: nil, unjournaled: nil))
@@ -44,7 +44,7 @@ struct RecordHandoffTests {
     @Test("a later lap takes the slot: the earlier record is left to the journal, and its late completion changes nothing")
     func lapOverwrites() throws {
         var handoff = RecordHandoff(capacity: 4)
-        for sequence in UInt64(1)...5 { handoff.put(Sample.record(path: "/\(sequence)"), at: Self.ticket(sequence), completion: Self.sent) }
+        for sequence in UInt64(1)...5 { _ = handoff.put(Sample.record(path: "/\(sequence)"), at: Self.ticket(sequence), completion: Self.sent) }
         var batch: [LogRecord] = []
         #expect(handoff.take(1, acceptPending: true, into: &batch) == .absent)
         let held = handoff.complete(Self.ticket(1), JournalCompletion(outcome: .cutShort, durationMicroseconds: 0))
@@ -58,24 +58,24 @@ struct RecordHandoffTests {
     func readThrough() throws {
         var handoff = RecordHandoff(capacity: 8)
         handoff.read(through: 3)
-        handoff.put(Sample.record(), at: Self.ticket(3), completion: Self.sent)
+        _ = handoff.put(Sample.record(), at: Self.ticket(3), completion: Self.sent)
         #expect(handoff.hasCompletion(3) == nil)
-        handoff.put(Sample.record(), at: Self.ticket(4), completion: Self.sent)
+        _ = handoff.put(Sample.record(), at: Self.ticket(4), completion: Self.sent)
         #expect(handoff.hasCompletion(4) == true)
     }
 
     @Test("the capacity is rounded up to a power of two")
     func capacity() throws {
         var handoff = RecordHandoff(capacity: 5)
-        for sequence in UInt64(1)...8 { handoff.put(Sample.record(), at: Self.ticket(sequence), completion: Self.sent) }
+        for sequence in UInt64(1)...8 { _ = handoff.put(Sample.record(), at: Self.ticket(sequence), completion: Self.sent) }
         for sequence in UInt64(1)...8 { #expect(handoff.hasCompletion(sequence) == true) }
     }
 
     @Test("the sync writes each completion held only in memory once; taken records and journaled ones are not written again")
     func unjournaledCompletions() throws {
         var handoff = RecordHandoff(capacity: 8)
-        handoff.put(Sample.record(), at: Self.ticket(1), completion: Self.sent)  // journaled with the record
-        for sequence in UInt64(2)...4 { handoff.put(Sample.record(), at: Self.ticket(sequence), completion: nil) }
+        _ = handoff.put(Sample.record(), at: Self.ticket(1), completion: Self.sent)  // journaled with the record
+        for sequence in UInt64(2)...4 { _ = handoff.put(Sample.record(), at: Self.ticket(sequence), completion: nil) }
         let held = [handoff.complete(Self.ticket(2), Self.sent), handoff.complete(Self.ticket(3), Self.sent)]
         #expect(held == [true, true])
         var batch: [LogRecord] = []
@@ -87,5 +87,19 @@ struct RecordHandoffTests {
         #expect(
             handoff.take(3, acceptPending: false, into: &batch)
                 == .record(end: JournalPosition(logical: 192, sequence: 3), completion: Self.sent, unjournaled: nil))
+    }
+
+    @Test("a record pushed out by a later lap hands back its completion if only memory held it")
+    func evictionHandsBackTheCompletion() throws {
+        var handoff = RecordHandoff(capacity: 2)
+        _ = handoff.put(Sample.record(), at: Self.ticket(1), completion: nil)
+        _ = handoff.put(Sample.record(), at: Self.ticket(2), completion: Self.sent)
+        let held = handoff.complete(Self.ticket(1), Self.sent)
+        #expect(held)
+        let evicted = handoff.put(Sample.record(), at: Self.ticket(3), completion: nil)
+        #expect(evicted?.ticket == Self.ticket(1))
+        #expect(evicted?.completion == Self.sent)
+        let second = handoff.put(Sample.record(), at: Self.ticket(4), completion: nil)
+        #expect(second == nil, "record 2's completion went into the journal with it")
     }
 }

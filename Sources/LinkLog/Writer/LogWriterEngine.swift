@@ -16,6 +16,8 @@ final class LogWriterEngine: Sendable {
     /// When the writer started, on its one clock (`ContinuousClock`): its cycle counts time from here.
     let start: ContinuousClock.Instant
     private let syncer: JournalSyncer
+    /// Slots in the hand-off: a record more than this many sequences old cannot be there.
+    private let handoffCapacity: UInt64
     /// The `meta` key the database keeps this journal's position under (`LogBatchMarker`).
     private let markerKey: String
 
@@ -27,6 +29,7 @@ final class LogWriterEngine: Sendable {
         start = ContinuousClock.now
         let lock = WriterStateLock(LogWriterState())
         self.lock = lock
+        handoffCapacity = UInt64(lock.withLock { $0.handoff.capacity })
         let journal = self.journal
         syncer = JournalSyncer(journal: journal, interval: configuration.journalSyncInterval) {
             for (ticket, completion) in lock.withLock({ $0.handoff.unjournaledCompletions() }) { journal.complete(ticket, completion) }
@@ -64,10 +67,14 @@ final class LogWriterEngine: Sendable {
         let ticket = journal.append(payloadCount: size, completion: completion) { record.encodeForJournal(into: $0) }
         // Moved, not copied, into the hand-off: an optional the lock's closure can take it out of.
         var handed: LogRecord? = ticket != nil ? consume record : nil
-        let wake = lock.withLock { state -> Bool in
-            if let ticket, let record = handed.take() { state.handoff.put(record, at: ticket, completion: completion) }
-            return state.noteChange()
+        let (wake, evicted) = lock.withLock { state -> (Bool, (ticket: JournalTicket, completion: JournalCompletion)?) in
+            var evicted: (ticket: JournalTicket, completion: JournalCompletion)?
+            if let ticket, let record = handed.take() { evicted = state.handoff.put(record, at: ticket, completion: completion) }
+            return (state.noteChange(), evicted)
         }
+        // A record a lap older lost its place (the writer is that far behind): its outcome goes
+        // into the journal, where the writer will read the record.
+        if let evicted { journal.complete(evicted.ticket, evicted.completion) }
         if wake { lock.signal(.workArrived) }
         return ticket
     }
@@ -365,6 +372,8 @@ final class LogWriterEngine: Sendable {
         // Records come from the hand-off while it holds the next one, and from the journal (one at
         // a time past what the last process left, so the hand-off gets the next turn) when not.
         var stop = JournalReader.Stop.caughtUp
+        let lastSequence = journal.lastSequence
+        var liveReadLimit = 1
         var held = writer.heldCompletions
         writer.heldCompletions = []
         defer { writer.heldCompletions = held }
@@ -399,7 +408,10 @@ final class LogWriterEngine: Sendable {
                 }
                 state.handoff.read(through: position.sequence)
             }
-            if position != writer.reader.position { writer.reader.advance(to: position) }
+            if position != writer.reader.position {
+                writer.reader.advance(to: position)
+                liveReadLimit = 1
+            }
             if oldest == nil, let first = records.first { oldest = first.timestampMilliseconds }
             if pending {
                 stop = .completionPending(sequence: position.sequence &+ 1)
@@ -409,8 +421,20 @@ final class LogWriterEngine: Sendable {
                 stop = .limit
                 break
             }
+            // From the file: an earlier process's records all at once; this process's, up to the
+            // oldest the hand-off can hold (older ones were pushed out by later laps: a backlog
+            // after an outage), else one, then twice as many each time the hand-off still lacks
+            // the next (the records a failed batch took out of it), so a long stretch is read in a
+            // few reads of the file rather than one a record.
             let next = position.sequence &+ 1
-            let limit = next <= recoveredEnd ? min(room - records.count, Int(recoveredEnd - position.sequence)) : 1
+            var limit = liveReadLimit
+            if next <= recoveredEnd {
+                limit = Int(recoveredEnd - position.sequence)
+            } else if lastSequence > handoffCapacity, next <= lastSequence - handoffCapacity {
+                limit = max(limit, Int(lastSequence - handoffCapacity - position.sequence))
+            }
+            limit = min(limit, room - records.count)
+            liveReadLimit = min(liveReadLimit * 2, configuration.maximumBatchRecords)
             var delivered = 0
             stop = writer.reader.read(maximumRecords: limit, maximumBytes: 8 << 20, acceptPendingBefore: acceptBefore) { entry in
                 delivered += 1

@@ -57,16 +57,28 @@ struct RecordHandoff {
         mask = UInt64(size - 1)
     }
 
-    /// Keeps the record appended at `ticket`, replacing whatever an earlier lap left in its slot.
-    mutating func put(_ record: consuming LogRecord, at ticket: JournalTicket, completion: JournalCompletion?) {
-        guard ticket.sequence > readThrough else { return }
+    /// Slots: a record is here at most until as many later ones were put.
+    var capacity: Int { records.count }
+
+    /// Keeps the record appended at `ticket`, replacing whatever an earlier lap left in its slot;
+    /// returns that record's completion when only this memory held it, for the caller to write
+    /// into the journal (where the writer will now read the record).
+    mutating func put(
+        _ record: consuming LogRecord, at ticket: JournalTicket, completion: JournalCompletion?
+    ) -> (ticket: JournalTicket, completion: JournalCompletion)? {
+        guard ticket.sequence > readThrough else { return nil }
         let slot = index(ticket.sequence)
+        var evicted: (ticket: JournalTicket, completion: JournalCompletion)?
+        if !journaled[slot], records[slot] != nil, let held = completions[slot] {
+            evicted = (JournalTicket(logical: starts[slot], sequence: ends[slot].sequence, end: ends[slot].logical), held)
+        }
         records[slot] = record
         starts[slot] = ticket.logical
         ends[slot] = JournalPosition(logical: ticket.end, sequence: ticket.sequence)
         completions[slot] = completion
         // A completion known at the append went into the journal with the record.
         journaled[slot] = true
+        return evicted
     }
 
     /// The exchange of the record at `ticket` ended; returns whether the record is here, so its
