@@ -155,22 +155,45 @@ struct ServeCommand: AsyncParsableCommand {
                 throw CLIFailure.runtime("the admin listener on \(settings.listenAddress):\(settings.port) (server.admin.listen) cannot start: \(error)")
             }
         }
-        hangups.onHangup { server.reload(from: source) }
+        let manager = ServiceManagerNotifier(environment: ProcessInfo.processInfo.environment)
+        hangups.onHangup {
+            manager.notify("RELOADING=1", "STATUS=reloading the configuration")
+            let outcome = server.reload(from: source)
+            manager.notify(
+                "READY=1",
+                outcome.succeeded
+                    ? "STATUS=serving configuration generation \(outcome.generation)"
+                    : "STATUS=serving configuration generation \(outcome.generation); the last reload was refused: \(outcome.failure.map { "\($0)" } ?? "")")
+        }
         StandardOutput.write(StartupBanner(server: server, ingestKeys: ingestKeys).text)
         if let admin {
             StandardOutput.write("admin (dashboard, /api/v1/, /metrics): \(admin.baseURL)\n")
-            if !["127.0.0.1", "::1", "localhost"].contains(configuration.server.admin.listenAddress), !configuration.server.admin.tls {
+            if !["127.0.0.1", "::1", "localhost"].contains(configuration.server.admin.listenAddress) {
                 logger.warning(
-                    "the admin listener is reachable from other machines over plain HTTP; the token and the session cookie cross the network in clear (set server.admin.tls)"
+                    configuration.server.admin.tls
+                        ? "the admin listener is not on loopback (\(configuration.server.admin.listenAddress)): other machines can reach the dashboard, the API and the metrics; keep it behind a firewall or on 127.0.0.1 (server.admin.listen.address)"
+                        : "the admin listener is reachable from other machines over plain HTTP; the token and the session cookie cross the network in clear (set server.admin.tls)"
                 )
             }
         } else {
             StandardOutput.write("admin: off (set \(AdminToken.variable) or server.admin.tokenFile to serve the dashboard, API and metrics)\n")
         }
         logger.info("serving", metadata: ["port": "\(server.port)", "sites": "\(configuration.sites.map(\.id).joined(separator: ","))"])
+        // Ready once every listener (the admin one too) is up and the banner is out.
+        manager.notify("READY=1", "STATUS=serving configuration generation 1", "MAINPID=\(getpid())")
+        let watchdog = manager.watchdogInterval.map { interval in
+            Task.detached {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    manager.notify("WATCHDOG=1")
+                }
+            }
+        }
 
         let received = await signals.wait()
         logger.info("stopping", metadata: ["signal": "\(received == SIGTERM ? "SIGTERM" : "SIGINT")"])
+        manager.notify("STOPPING=1", "STATUS=stopping: answering what is in flight, writing the log")
+        watchdog?.cancel()
         admin?.stop()
         hangups.stop()
         let log = server.stop()

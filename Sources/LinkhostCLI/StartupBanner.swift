@@ -10,7 +10,15 @@ struct StartupBanner {
 
     var text: String {
         let configuration = server.configuration
-        var lines = ["linkhost \(LinkhostVersion.current) listening on \(server.baseURLs.joined(separator: " and "))"]
+        // The address really bound, first: a test server on the shipped config (0.0.0.0) is reachable
+        // from the network, and a line showing only its loopback URL would say otherwise. The URLs
+        // to use from this machine end the line.
+        let urls = server.baseURLs.joined(separator: " and ")
+        var lines = [
+            server.listensOnAllAddresses
+                ? "linkhost \(LinkhostVersion.current) listening on all addresses (\(server.listenAddress)), reachable from other machines; from this one: \(urls)"
+                : "linkhost \(LinkhostVersion.current) listening on \(urls)"
+        ]
         if let tls = configuration.server.tls {
             lines.append("HTTPS with \(tls.certificatePath); plain HTTP: \(tls.plainHTTP.rawValue)")
         }

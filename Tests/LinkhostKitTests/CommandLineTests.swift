@@ -57,6 +57,52 @@ struct CommandLineTests {
         #expect(throws: (any Error).self) { try RawHTTPClient(port: port) }
     }
 
+    /// The shipped config binds every address: the start line says so, not only the loopback URL.
+    @Test("the start line names the address really bound: all addresses, then the URL to use from this machine")
+    func startLineNamesAllAddresses() throws {
+        let folder = try TemporaryDirectory()
+        let child = try ChildProcess(
+            ProjectPaths.linkhostBinary,
+            ["serve", "--config", ProjectPaths.shippedConfig, "--host", "0.0.0.0", "--port", "0", "--log-db", folder.path + "/log.sqlite"])
+        #expect(child.waitForOutput(containing: "listening on "), "\(child.standardError)")
+        let line = child.standardOutput.split(separator: "\n").first { $0.contains("listening on ") } ?? ""
+        #expect(line.contains("listening on all addresses (0.0.0.0), reachable from other machines; from this one: http://127.0.0.1:"), "\(line)")
+        let port = try #require(Int(line.split(separator: ":").last ?? ""))
+        #expect(try RawHTTPClient(port: port).request("GET", "/healthz").status == 200)
+        child.send(signal: SIGTERM)
+        #expect(child.waitForExit(timeoutSeconds: 15) == 0)
+    }
+
+    /// systemd's readiness protocol (`Type=notify`): a datagram socket the test binds stands in
+    /// for the service manager and records what `serve` tells it.
+    @Test("READY=1 once serving, WATCHDOG=1 as asked, RELOADING=1 then READY=1 around a reload, STOPPING=1 on SIGTERM")
+    func readinessGoesToTheServiceManager() throws {
+        let folder = try TemporaryDirectory()
+        let socketPath = folder.path + "/notify"
+        let listener = try ChildProcess(
+            "python3",
+            [
+                "-c",
+                "import socket, sys\ns = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)\ns.bind(sys.argv[1])\nprint('bound', flush=True)\n"
+                    + "while True:\n    print(s.recv(4096).decode().replace('\\n', '|'), flush=True)\n",
+                socketPath,
+            ])
+        defer { listener.send(signal: SIGTERM) }
+        try #require(listener.waitForOutput(containing: "bound"))
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = socketPath
+        environment["WATCHDOG_USEC"] = "200000"  // as WatchdogSec=0.2 sets it: a ping every 0.1 s
+        let child = try ChildProcess(ProjectPaths.linkhostBinary, Self.serveArguments(logFolder: folder), environment: environment)
+        #expect(listener.waitForOutput(containing: "READY=1|STATUS=serving configuration generation 1|MAINPID=\(child.processIdentifier)|"))
+        #expect(listener.waitForOutput(containing: "WATCHDOG=1|"))
+        child.send(signal: SIGHUP)
+        #expect(listener.waitForOutput(containing: "RELOADING=1|"))
+        #expect(listener.waitForOutput(containing: "READY=1|STATUS=serving configuration generation 2|"))
+        child.send(signal: SIGTERM)
+        #expect(listener.waitForOutput(containing: "STOPPING=1|"))
+        #expect(child.waitForExit(timeoutSeconds: 15) == 0)
+    }
+
     @Test func sigintStopsGracefullyToo() throws {
         let folder = try TemporaryDirectory()
         let (child, port) = try Self.serve(logFolder: folder)

@@ -41,7 +41,7 @@ struct ContainerTests {
             Self.stopServer(in: container)
             _ = container.waitForExit(timeoutSeconds: 30)
         }
-        #expect(container.waitForOutput(containing: "listening on http://", timeoutSeconds: 60), "\(container.standardError)")
+        #expect(container.waitForOutput(containing: "listening on ", timeoutSeconds: 60), "\(container.standardError)")
 
         for host in ["rowhni.com", "forums.somethingawful.com"] {
             let head = try ChildProcess.run("curl", ["-sI", "-H", "Host: \(host)", "http://127.0.0.1:\(port)/.well-known/apple-app-site-association"])

@@ -21,7 +21,7 @@ struct ReadmeWalkthroughTests {
     /// What each README command must do, in the README's order. A command in the second terminal
     /// must exit 0 and print the fact (standard output); `.silent` ones print nothing at all.
     static let steps: [Step] = [
-        .server(["bash scripts/serve"], ready: "listening on http://"),
+        .server(["bash scripts/serve"], ready: "listening on "),
         .silent(#"export PATH="$PWD/.build-release/release:$PATH""#),
         .command("linkhost --version", prints: "linkhost "),
         .command(

@@ -344,6 +344,13 @@ public final class LinkhostServer: Sendable {
         return urls
     }
 
+    /// Whether the public listeners are bound to every address (`0.0.0.0` or `::`), so other
+    /// machines can reach them, rather than to one; `listenAddress` is the address itself.
+    public var listensOnAllAddresses: Bool { ["0.0.0.0", "::"].contains(listenAddress) }
+
+    /// The address the public listeners are bound to, as configured (`server.listen.address`).
+    public var listenAddress: String { startConfiguration.server.listenAddress }
+
     /// The first of `baseURLs`.
     public var baseURL: String { baseURLs.first ?? "" }
 
