@@ -70,7 +70,7 @@ struct RecordHandoff {
         let slot = index(ticket.sequence)
         var evicted: (ticket: JournalTicket, completion: JournalCompletion)?
         if !journaled[slot], records[slot] != nil, let held = completions[slot] {
-            evicted = (JournalTicket(logical: starts[slot], sequence: ends[slot].sequence, end: ends[slot].logical), held)
+            evicted = (self.ticket(at: slot), held)
         }
         records[slot] = record
         starts[slot] = ticket.logical
@@ -99,7 +99,7 @@ struct RecordHandoff {
         for slot in records.indices where !journaled[slot] && records[slot] != nil {
             guard let completion = completions[slot] else { continue }
             journaled[slot] = true
-            found.append((JournalTicket(logical: starts[slot], sequence: ends[slot].sequence, end: ends[slot].logical), completion))
+            found.append((ticket(at: slot), completion))
         }
         return found
     }
@@ -120,13 +120,18 @@ struct RecordHandoff {
         if completion == nil, !acceptPending { return .pending }
         guard let record = records[slot].take() else { return .absent }
         batch.append(record)
-        let unjournaled = completion != nil && !journaled[slot] ? JournalTicket(logical: starts[slot], sequence: sequence, end: ends[slot].logical) : nil
+        let unjournaled = completion != nil && !journaled[slot] ? ticket(at: slot) : nil
         return .record(end: ends[slot], completion: completion, unjournaled: unjournaled)
     }
 
     /// The writer has read the journal up to `sequence` (or, after a rewind, only that far).
     mutating func read(through sequence: UInt64) {
         readThrough = sequence
+    }
+
+    /// Where the record in `slot` is in the journal, as its append's ticket said.
+    private func ticket(at slot: Int) -> JournalTicket {
+        JournalTicket(logical: starts[slot], sequence: ends[slot].sequence, end: ends[slot].logical)
     }
 
     private func index(_ sequence: UInt64) -> Int {
