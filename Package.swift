@@ -68,6 +68,7 @@ let package = Package(
         .target(
             name: "HTTPServing",
             dependencies: [
+                "BlockingThreads",
                 "CMicroHTTPD",
                 "OrderedJSON",
                 "PercentCoding",
@@ -99,6 +100,8 @@ let package = Package(
         // SIGTERM/SIGINT (stop) and SIGHUP (reload) for `serve`, caught by a handler that is in force
         // the moment it is installed (libdispatch's signal sources are not; see SignalPipe).
         .target(name: "ProcessSignals", swiftSettings: strictness),
+        // Named pthreads for work that blocks (the log writer, checkpoints, the accept loops).
+        .target(name: "BlockingThreads", swiftSettings: strictness),
         // The hit log's journal on local disk: records appended by the request threads with `pwrite`,
         // read back in order by the log writer, crash-safe without a sync (store and forward).
         .target(name: "HitJournal", swiftSettings: strictness),
@@ -109,6 +112,7 @@ let package = Package(
         .target(
             name: "LinkLog",
             dependencies: [
+                "BlockingThreads",
                 "HitJournal",
                 "OrderedJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -118,7 +122,7 @@ let package = Package(
         ),
         // The hit log in a SQLite file: the only module that touches SQLite (a small SQLite layer,
         // the schema and its migrations, the writer's store).
-        .target(name: "LinkLogSQLite", dependencies: ["CSQLite", "LinkLog"], swiftSettings: strictness),
+        .target(name: "LinkLogSQLite", dependencies: ["BlockingThreads", "CSQLite", "LinkLog"], swiftSettings: strictness),
         // The hit log in PostgreSQL, for several instances writing into one database: the only
         // module that touches libpq.
         .target(name: "LinkLogPostgreSQL", dependencies: ["CPostgreSQL", "LinkLog"], swiftSettings: strictness),

@@ -43,6 +43,13 @@ static inline void *linkhost_mhd_socket_context(struct MHD_Connection *connectio
     return info == NULL ? NULL : info->socket_context;
 }
 
+/// The socket of a connection, or -1 when MHD cannot say (the accept loop's registry is keyed by it).
+static inline int linkhost_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
 /// One option item; built here because `intptr_t`/pointer pairs are awkward to spell in Swift.
 static inline struct MHD_OptionItem linkhost_mhd_option(enum MHD_OPTION option, intptr_t value, void *ptr_value) {
     struct MHD_OptionItem item;

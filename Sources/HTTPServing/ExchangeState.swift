@@ -79,6 +79,8 @@ package final class ExchangeState {
     @exclusivity(unchecked) var targetSpan: (start: UInt, length: Int)?
     /// The head's fields, collected once when the head arrives.
     @exclusivity(unchecked) var headers = HTTPHeaders()
+    /// The connection's entry in the accept loop's registry, stamped as the exchange moves on.
+    @exclusivity(unchecked) var connectionEntry: ConnectionEntry?
 
     /// The bytes of body dropped past the limit before the connection is closed instead: 64 times
     /// the limit, and never less than 4 MiB. libmicrohttpd 0.9.75 cannot answer while it reads a
@@ -185,4 +187,10 @@ final class ConnectionState {
     @exclusivity(unchecked) var current: ExchangeState?
     /// The peer's address as text, once a request has asked for it.
     @exclusivity(unchecked) var peerAddress: String?
+    /// The accept loop's entry for the connection, moved along as its exchanges go.
+    let entry: ConnectionEntry?
+
+    init(entry: ConnectionEntry?) {
+        self.entry = entry
+    }
 }

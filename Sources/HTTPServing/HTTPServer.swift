@@ -3,12 +3,14 @@ import Glibc
 import Logging
 import Synchronization
 
-/// An HTTP/1.1 server on libmicrohttpd: a pool of worker threads, each with its own epoll loop,
-/// calling a `Sendable` responder for every request.
+/// An HTTP/1.1 server on libmicrohttpd: worker threads, each a libmicrohttpd daemon with its own
+/// epoll loop, calling a `Sendable` responder for every request, fed by an accept loop of its own
+/// (`ConnectionAcceptor`) that applies the connection limits and closes trickling connections.
 ///
-/// Lifecycle: `start()` binds and begins serving (the bound port is then in `port`); `stop()` stops
-/// accepting, lets requests in flight finish (up to the grace period) and closes everything. Both
-/// may be called from any thread, and `stop()` is idempotent.
+/// Lifecycle: `start()` binds (or adopts a passed socket) and begins serving (the bound port is then
+/// in `port`); `stop()` stops accepting, drains (answers on open connections close them), lets
+/// requests in flight finish (up to the grace period) and closes everything. Both may be called from
+/// any thread, and `stop()` is idempotent.
 ///
 /// A started server keeps itself alive until `stop()`: libmicrohttpd's threads hold a pointer to it,
 /// so dropping the last Swift reference does not stop it (and must not free it). After `stop()`
@@ -28,12 +30,17 @@ public final class HTTPServer: Sendable {
     let counters: HTTPServerCounters
     private let lifecycle = Mutex(Lifecycle.idle)
     private let boundPort = Atomic<Int>(0)
+    private let bound = Mutex<String>("")
+
+    /// Every connection the accept loop handed to libmicrohttpd (limits, trickling, drain).
+    let registry: ConnectionRegistry
+    private let draining = Atomic<Bool>(false)
 
     private enum Lifecycle: @unchecked Sendable {
-        // The daemon pointer is only touched under the mutex; MHD's own calls on it are thread-safe.
+        // The daemon pointers are only touched under the mutex; MHD's own calls on them are thread-safe.
         case idle
-        /// `listener` is the descriptor libmicrohttpd listens on (it owns and closes it).
-        case running(daemon: OpaquePointer, listener: Int32, retainedSelf: Unmanaged<HTTPServer>, tlsStrings: [UnsafeMutablePointer<CChar>])
+        /// One daemon per worker thread, fed by the accept loop.
+        case running(daemons: [OpaquePointer], acceptor: ConnectionAcceptor, retainedSelf: Unmanaged<HTTPServer>, tlsStrings: [UnsafeMutablePointer<CChar>])
         case stopped
     }
 
@@ -87,7 +94,15 @@ public final class HTTPServer: Sendable {
         self.counters = counters
         self.answer = answer
         self.completeUnanswered = completeUnanswered
+        registry = ConnectionRegistry(
+            limits: ConnectionRegistry.Limits(
+                total: configuration.connectionLimit, perAddress: configuration.perAddressConnectionLimit,
+                headMilliseconds: Int64(configuration.connectionTimeoutSeconds) * 1000, bodyMilliseconds: Int64(configuration.connectionTimeoutSeconds) * 1000),
+            daemons: configuration.daemonCount)
     }
+
+    /// Whether a stop is draining: every answer from now on closes its connection.
+    var isDraining: Bool { draining.load(ordering: .relaxed) }
 
     /// Whether libmicrohttpd keeps SIGPIPE from its own writes (it sends with MSG_NOSIGNAL), so a
     /// program embedding the server needs no process-wide signal setting for it.
@@ -98,6 +113,10 @@ public final class HTTPServer: Sendable {
     /// The port the server listens on (the real one when configured with port 0); 0 before `start()`.
     public var port: Int { boundPort.load(ordering: .acquiring) }
 
+    /// The address the listening socket is bound to (`0.0.0.0`, `::`, `127.0.0.1`); "" before
+    /// `start()`. For a passed socket it is the service manager's choice, not the configuration's.
+    public var boundAddress: String { bound.withLock { $0 } }
+
     /// Whether the server is accepting requests.
     public var isRunning: Bool {
         lifecycle.withLock { if case .running = $0 { true } else { false } }
@@ -106,7 +125,8 @@ public final class HTTPServer: Sendable {
     /// Counters for health checks.
     public var statistics: HTTPServerStatistics { counters.statistics }
 
-    /// Binds the socket and starts the worker threads. Throws with a cause an operator can act on.
+    /// Binds the socket (or adopts the passed one) and starts the worker threads and the accept
+    /// loop. Throws with a cause an operator can act on.
     public func start() throws(HTTPServerError) {
         if let problem = configuration.problem() { throw .invalidConfiguration(problem) }
         try lifecycle.withLock { (state: inout Lifecycle) throws(HTTPServerError) in
@@ -114,112 +134,136 @@ public final class HTTPServer: Sendable {
             // No process-wide settings here (SIGPIPE, descriptor limits): they are the program's to
             // make (`linkhost serve` does). libmicrohttpd sends with MSG_NOSIGNAL, so a peer that
             // closed its socket never raises SIGPIPE in a program that embeds this server.
-            let socket = try ListeningSocket.open(address: configuration.address, port: configuration.port, backlog: configuration.listenBacklog)
-            // libmicrohttpd gets a duplicate of the socket, never the one we opened: on some failure
-            // paths it closes the socket it was given and on others it does not, so closing ours
-            // after a failure could close a descriptor number another thread has reused meanwhile.
-            // With a duplicate, ours is always ours to close, and `closeIfStillOurs` tells whether
-            // the duplicate still needs closing.
-            let handedOver = fcntl(socket.descriptor, F_DUPFD_CLOEXEC, 0)
-            guard handedOver >= 0 else {
-                close(socket.descriptor)
-                throw .cannotStart("duplicating the listening socket failed: \(String(cString: strerror(errno)))")
-            }
-            let failedStart = { (tlsStrings: [UnsafeMutablePointer<CChar>]) in
-                ListeningSocket.closeIfStillOurs(handedOver, original: socket.descriptor)
-                close(socket.descriptor)
-                for string in tlsStrings { free(string) }
+            let inherited = configuration.inheritedListener
+            let socket: ListeningSocket
+            if let inherited {
+                socket = try ListeningSocket.adopt(inherited)
+            } else {
+                socket = try ListeningSocket.open(address: configuration.address, port: configuration.port, backlog: configuration.listenBacklog)
             }
             let retained = Unmanaged.passRetained(self)
-            let context = retained.toOpaque()
-            var options: [MHD_OptionItem] = [
-                // The logger goes first so libmicrohttpd reports problems with later options through it.
-                linkhost_mhd_option(MHD_OPTION.EXTERNAL_LOGGER, unsafeBitCast(MHDCallbacks.log, to: Int.self), context),
-                linkhost_mhd_option(MHD_OPTION.LISTEN_SOCKET, Int(handedOver), nil),
-                linkhost_mhd_option(MHD_OPTION.CONNECTION_LIMIT, configuration.connectionLimit, nil),
-                linkhost_mhd_option(MHD_OPTION.PER_IP_CONNECTION_LIMIT, configuration.perAddressConnectionLimit, nil),
-                linkhost_mhd_option(MHD_OPTION.CONNECTION_TIMEOUT, configuration.connectionTimeoutSeconds, nil),
-                linkhost_mhd_option(MHD_OPTION.CONNECTION_MEMORY_LIMIT, configuration.connectionMemoryLimit, nil),
-                linkhost_mhd_option(MHD_OPTION.URI_LOG_CALLBACK, unsafeBitCast(MHDCallbacks.requestStarted, to: Int.self), context),
-                linkhost_mhd_option(MHD_OPTION.NOTIFY_COMPLETED, unsafeBitCast(MHDCallbacks.requestCompleted, to: Int.self), context),
-                linkhost_mhd_option(MHD_OPTION.NOTIFY_CONNECTION, unsafeBitCast(MHDCallbacks.connectionChanged, to: Int.self), context),
-            ]
             // C copies of the PEM text and priorities, alive until stop (libmicrohttpd keeps pointers).
             var tlsStrings: [UnsafeMutablePointer<CChar>] = []
+            var daemons: [OpaquePointer] = []
+            let failedStart = { (reason: HTTPServerError) -> HTTPServerError in
+                for daemon in daemons { MHD_stop_daemon(daemon) }
+                for string in tlsStrings { free(string) }
+                if inherited == nil { close(socket.descriptor) }
+                retained.release()
+                return reason
+            }
             if let tls = configuration.tls {
                 guard MHD_is_feature_supported(MHD_FEATURE.FEATURE_TLS) == MHD_Result.YES else {
-                    retained.release()
-                    failedStart([])
-                    throw .cannotStart("this libmicrohttpd was built without TLS support")
+                    throw failedStart(.cannotStart("this libmicrohttpd was built without TLS support"))
                 }
                 tlsStrings = [strdup(tls.certificateChainPEM), strdup(tls.privateKeyPEM), strdup(tls.priorities)]
-                options.append(linkhost_mhd_option(MHD_OPTION.HTTPS_MEM_CERT, 0, tlsStrings[0]))
-                options.append(linkhost_mhd_option(MHD_OPTION.HTTPS_MEM_KEY, 0, tlsStrings[1]))
-                options.append(linkhost_mhd_option(MHD_OPTION.HTTPS_PRIORITIES, 0, tlsStrings[2]))
             }
-            if configuration.threadCount > 1 && !configuration.threadPerConnection {
-                options.append(linkhost_mhd_option(MHD_OPTION.THREAD_POOL_SIZE, configuration.threadCount, nil))
+            for _ in 0..<configuration.daemonCount {
+                guard let daemon = startDaemon(context: retained.toOpaque(), tlsStrings: tlsStrings) else {
+                    throw failedStart(
+                        .cannotStart(
+                            configuration.tls == nil
+                                ? "libmicrohttpd refused the options (see the log above for its reason)"
+                                : configuration.tls?.priorities == TLSCredentials.intermediatePriorities
+                                    ? "libmicrohttpd could not use the TLS certificate and key (are they PEM, and does the key belong to the certificate?)"
+                                    : "libmicrohttpd could not use the TLS certificate and key or the TLS priority string (are they PEM, does the key belong to the certificate, and is the priority string one GnuTLS accepts?)"
+                        ))
+                }
+                daemons.append(daemon)
             }
-            options.append(linkhost_mhd_option(MHD_OPTION.END, 0, nil))
-            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
-            if configuration.threadPerConnection {
-                // epoll is the pool's; a thread per connection polls its own socket.
-                flags |= MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_POLL.rawValue
-            } else {
-                flags |= MHD_USE_EPOLL.rawValue
-                if configuration.turbo { flags |= MHD_USE_TURBO.rawValue }
+            let handedTo = daemons.map { UInt(bitPattern: $0) }
+            let acceptor: ConnectionAcceptor
+            do throws(HTTPServerError) {
+                acceptor = try ConnectionAcceptor(
+                    listener: socket.descriptor, closesListener: inherited == nil, registry: registry, counters: counters,
+                    refusesWithResponse: configuration.tls == nil, logger: logger
+                ) { descriptor, address, length, entry in
+                    // libmicrohttpd closes the socket itself when it refuses it.
+                    MHD_add_connection(OpaquePointer(bitPattern: handedTo[entry.daemonIndex]), descriptor, address, length) == MHD_Result.YES
+                }
+                try acceptor.start()
+            } catch {
+                throw failedStart(error)
             }
-            if configuration.tls != nil { flags |= MHD_USE_TLS.rawValue }
-            let daemon = options.withUnsafeMutableBufferPointer { buffer in
-                linkhost_mhd_start(flags, MHDCallbacks.handleRequest, context, buffer.baseAddress)
-            }
-            guard let daemon else {
-                retained.release()
-                failedStart(tlsStrings)
-                throw .cannotStart(
-                    configuration.tls == nil
-                        ? "libmicrohttpd refused the options (see the log above for its reason)"
-                        : configuration.tls?.priorities == TLSCredentials.intermediatePriorities
-                            ? "libmicrohttpd could not use the TLS certificate and key (are they PEM, and does the key belong to the certificate?)"
-                            : "libmicrohttpd could not use the TLS certificate and key or the TLS priority string (are they PEM, does the key belong to the certificate, and is the priority string one GnuTLS accepts?)"
-                )
-            }
-            // The daemon owns the duplicate now; our own descriptor is no longer needed.
-            close(socket.descriptor)
             boundPort.store(socket.port, ordering: .releasing)
-            state = .running(daemon: daemon, listener: handedOver, retainedSelf: retained, tlsStrings: tlsStrings)
+            bound.withLock { $0 = socket.address }
+            state = .running(daemons: daemons, acceptor: acceptor, retainedSelf: retained, tlsStrings: tlsStrings)
         }
     }
 
-    /// Stops gracefully: no new connections, requests in flight finish (up to
-    /// `shutdownGraceSeconds`), then every connection is closed. Returns when all of that is done.
+    /// One libmicrohttpd daemon with its own thread and no listening socket, or `nil` if it refused.
+    private func startDaemon(context: UnsafeMutableRawPointer, tlsStrings: [UnsafeMutablePointer<CChar>]) -> OpaquePointer? {
+        var options: [MHD_OptionItem] = [
+            // The logger goes first so libmicrohttpd reports problems with later options through it.
+            linkhost_mhd_option(MHD_OPTION.EXTERNAL_LOGGER, unsafeBitCast(MHDCallbacks.log, to: Int.self), context),
+            // The registry enforces the limits before a connection gets here; this one only keeps
+            // libmicrohttpd from refusing, silently, a connection the registry admitted.
+            linkhost_mhd_option(MHD_OPTION.CONNECTION_LIMIT, configuration.connectionLimit + 64, nil),
+            linkhost_mhd_option(MHD_OPTION.CONNECTION_TIMEOUT, configuration.connectionTimeoutSeconds, nil),
+            linkhost_mhd_option(MHD_OPTION.CONNECTION_MEMORY_LIMIT, configuration.connectionMemoryLimit, nil),
+            linkhost_mhd_option(MHD_OPTION.URI_LOG_CALLBACK, unsafeBitCast(MHDCallbacks.requestStarted, to: Int.self), context),
+            linkhost_mhd_option(MHD_OPTION.NOTIFY_COMPLETED, unsafeBitCast(MHDCallbacks.requestCompleted, to: Int.self), context),
+            linkhost_mhd_option(MHD_OPTION.NOTIFY_CONNECTION, unsafeBitCast(MHDCallbacks.connectionChanged, to: Int.self), context),
+        ]
+        if tlsStrings.count == 3 {
+            options.append(linkhost_mhd_option(MHD_OPTION.HTTPS_MEM_CERT, 0, tlsStrings[0]))
+            options.append(linkhost_mhd_option(MHD_OPTION.HTTPS_MEM_KEY, 0, tlsStrings[1]))
+            options.append(linkhost_mhd_option(MHD_OPTION.HTTPS_PRIORITIES, 0, tlsStrings[2]))
+        }
+        options.append(linkhost_mhd_option(MHD_OPTION.END, 0, nil))
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue
+        if configuration.threadPerConnection {
+            // epoll is for a daemon's own loop; a thread per connection polls its own socket.
+            flags |= MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_POLL.rawValue
+        } else {
+            flags |= MHD_USE_EPOLL.rawValue
+            if configuration.turbo { flags |= MHD_USE_TURBO.rawValue }
+        }
+        if !tlsStrings.isEmpty { flags |= MHD_USE_TLS.rawValue }
+        return options.withUnsafeMutableBufferPointer { buffer in
+            linkhost_mhd_start(flags, MHDCallbacks.handleRequest, context, buffer.baseAddress)
+        }
+    }
+
+    /// Stops gracefully: stops accepting, then drains for `drainSeconds` — requests arriving on
+    /// open connections are answered, each answer closing its connection — then closes the idle
+    /// connections, lets requests in flight finish (all within `shutdownGraceSeconds`) and closes
+    /// what is left. Returns when all of that is done. A request racing the close of a connection
+    /// that was idle when the drain ended is the client's to retry (RFC 9112 §9.3.1).
     public func stop() {
-        let running: (OpaquePointer, Int32, Unmanaged<HTTPServer>, [UnsafeMutablePointer<CChar>])? = lifecycle.withLock { state in
-            guard case .running(let daemon, let listener, let retained, let tlsStrings) = state else {
+        let running: ([OpaquePointer], ConnectionAcceptor, Unmanaged<HTTPServer>, [UnsafeMutablePointer<CChar>])? = lifecycle.withLock { state in
+            guard case .running(let daemons, let acceptor, let retained, let tlsStrings) = state else {
                 if case .idle = state { state = .stopped }
                 return nil
             }
             state = .stopped
-            return (daemon, listener, retained, tlsStrings)
+            return (daemons, acceptor, retained, tlsStrings)
         }
-        guard let (daemon, listener, retained, tlsStrings) = running else { return }
-        // New connections are refused by shutting the listening socket down, not by
-        // `MHD_quiesce_daemon`: in libmicrohttpd 0.9.75 quiescing a thread pool with epoll races with
-        // the workers (both remove the socket from a worker's epoll set, and whichever loses panics
-        // with "Failed to remove listen FD from epoll set", seen in CI). After `shutdown` the kernel
-        // refuses new connections and workers skip the socket (its epoll event is a hang-up, which
-        // libmicrohttpd ignores), while requests in flight go on; the descriptor stays libmicrohttpd's
-        // and `MHD_stop_daemon` closes it.
-        _ = shutdown(listener, Int32(SHUT_RDWR))
-        let deadline = ContinuousClock.now + .milliseconds(Int64(configuration.shutdownGraceSeconds * 1000))
-        while counters.inFlight.load(ordering: .acquiring) > 0, ContinuousClock.now < deadline {
+        guard let (daemons, acceptor, retained, tlsStrings) = running else { return }
+        let began = ContinuousClock.now
+        let deadline = began + .milliseconds(Int64(configuration.shutdownGraceSeconds * 1000))
+        let drainEnd = min(deadline, began + .milliseconds(Int64(configuration.drainSeconds * 1000)))
+        // Not `MHD_quiesce_daemon` (in 0.9.75 it races with a pool's workers and panics) and not a
+        // shutdown of the listening socket (that kills a socket the service manager passed in for
+        // the next process): the accept loop just stops taking connections. It stops before the
+        // drain begins: answers that close their connections send clients to connect again, and
+        // one connecting while the socket were still open could land in its backlog just before
+        // the close resets it. Stopped first, our own socket is closed (a new connection is
+        // refused) and a passed one keeps its backlog for the next process.
+        acceptor.stop()
+        draining.store(true, ordering: .relaxed)
+        while counters.connections.load(ordering: .acquiring) > 0, ContinuousClock.now < drainEnd {
+            usleep(2_000)
+        }
+        counters.closedByServer.add(registry.closeIdle(at: ConnectionAcceptor.now()), ordering: .relaxed)
+        while counters.connections.load(ordering: .acquiring) > 0 || counters.inFlight.load(ordering: .acquiring) > 0, ContinuousClock.now < deadline {
             usleep(2_000)
         }
         let unfinished = counters.inFlight.load(ordering: .acquiring)
         if unfinished > 0 {
             logger.warning("closing \(unfinished) request(s) still in flight after the \(configuration.shutdownGraceSeconds)s grace period")
         }
-        MHD_stop_daemon(daemon)
+        for daemon in daemons { MHD_stop_daemon(daemon) }
         for string in tlsStrings { free(string) }
         // MHD has run every completion callback by now; nothing refers to `self` through C any more.
         retained.release()

@@ -27,6 +27,12 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var listenBacklog: Int
     /// Seconds a graceful stop waits for requests in flight before closing what is left.
     public var shutdownGraceSeconds: Double
+    /// Seconds a stop keeps answering requests on connections already open (each answer then
+    /// closes its connection) before it closes the idle ones; part of `shutdownGraceSeconds`.
+    public var drainSeconds: Double
+    /// A listening socket to serve instead of binding `address:port`: one the service manager
+    /// passed (socket activation). It is never shut down, so it outlives this process.
+    public var inheritedListener: Int32?
     /// libmicrohttpd's opportunistic read/write mode, which saves an epoll round per request.
     public var turbo: Bool
     /// Serve HTTPS with these credentials instead of plain HTTP.
@@ -50,6 +56,8 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         maximumBodySize: Int = 64 * 1024,
         listenBacklog: Int = 511,
         shutdownGraceSeconds: Double = 10,
+        drainSeconds: Double = 1,
+        inheritedListener: Int32? = nil,
         turbo: Bool = true,
         tls: TLSCredentials? = nil,
         threadPerConnection: Bool = false,
@@ -65,6 +73,8 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         self.maximumBodySize = maximumBodySize
         self.listenBacklog = listenBacklog
         self.shutdownGraceSeconds = shutdownGraceSeconds
+        self.drainSeconds = drainSeconds
+        self.inheritedListener = inheritedListener
         self.turbo = turbo
         self.tls = tls
         self.threadPerConnection = threadPerConnection
@@ -72,6 +82,10 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     }
 
     /// One worker per processor, as libmicrohttpd's manual recommends for its thread-pool mode.
+    /// The libmicrohttpd daemons to run: one per worker thread, or one that starts a thread per
+    /// connection.
+    var daemonCount: Int { threadPerConnection ? 1 : threadCount }
+
     public static var defaultThreadCount: Int { max(1, ProcessorCount.online) }
 
     /// The first setting that cannot work, described for a person; `nil` when all can.
@@ -91,6 +105,7 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         if !(0...64 * 1024 * 1024).contains(maximumBodySize) { return "maximumBodySize \(maximumBodySize) is outside 0...67108864" }
         if !(1...65535).contains(listenBacklog) { return "listenBacklog \(listenBacklog) is outside 1...65535" }
         if !(0...600).contains(shutdownGraceSeconds) { return "shutdownGraceSeconds \(shutdownGraceSeconds) is outside 0...600" }
+        if !(0...60).contains(drainSeconds) { return "drainSeconds \(drainSeconds) is outside 0...60" }
         return nil
     }
 }

@@ -5,6 +5,8 @@ import Glibc
 struct ListeningSocket {
     let descriptor: Int32
     let port: Int
+    /// The address it is bound to, as text (`0.0.0.0`, `::`, `127.0.0.1`).
+    let address: String
 
     /// Binds `address:port` and starts listening. `::` listens on IPv6 and IPv4 both.
     static func open(address: String, port: Int, backlog: Int) throws(HTTPServerError) -> ListeningSocket {
@@ -57,18 +59,32 @@ struct ListeningSocket {
             close(descriptor)
             throw .cannotListen(address: address, port: port, reason: "listen() failed: \(text)")
         }
-        return ListeningSocket(descriptor: descriptor, port: boundPort(of: descriptor) ?? port)
+        return ListeningSocket(descriptor: descriptor, port: boundPort(of: descriptor) ?? port, address: boundAddress(of: descriptor) ?? host)
     }
 
-    /// Closes `duplicate` if it still refers to the same socket as `original` (a socket has its own
-    /// inode, so equal device and inode numbers mean the number was not closed and reused); leaves
-    /// it alone otherwise. `original` must still be open.
-    static func closeIfStillOurs(_ duplicate: Int32, original: Int32) {
-        var ours = stat()
-        var candidate = stat()
-        guard fstat(original, &ours) == 0, fstat(duplicate, &candidate) == 0 else { return }
-        if ours.st_dev == candidate.st_dev, ours.st_ino == candidate.st_ino {
-            close(duplicate)
+    /// A listening socket this process was given (socket activation), checked to be one: a passed
+    /// descriptor that is not a listening stream socket would otherwise fail silently at accept.
+    static func adopt(_ descriptor: Int32) throws(HTTPServerError) -> ListeningSocket {
+        var accepting: Int32 = 0
+        var type: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &accepting, &length) == 0 else {
+            throw .cannotStart("the passed descriptor \(descriptor) is not a socket: \(errnoText())")
+        }
+        length = socklen_t(MemoryLayout<Int32>.size)
+        _ = getsockopt(descriptor, SOL_SOCKET, SO_TYPE, &type, &length)
+        guard accepting == 1, type == Int32(SOCK_STREAM.rawValue) else {
+            throw .cannotStart("the passed descriptor \(descriptor) is not a listening TCP socket (ListenStream= in the .socket unit)")
+        }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        return ListeningSocket(descriptor: descriptor, port: boundPort(of: descriptor) ?? 0, address: boundAddress(of: descriptor) ?? "")
+    }
+
+    private static func boundAddress(of descriptor: Int32) -> String? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        return withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) == 0 ? SocketAddressText.address($0) : nil }
         }
     }
 

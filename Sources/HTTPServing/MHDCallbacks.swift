@@ -24,17 +24,20 @@ enum MHDCallbacks {
     }
 
     /// Called when a connection opens and when it closes (always, however it ends).
-    static let connectionChanged: MHD_NotifyConnectionCallback = { serverPointer, _, socketContext, code in
+    static let connectionChanged: MHD_NotifyConnectionCallback = { serverPointer, connection, socketContext, code in
         guard let socketContext else { return }
         let server = serverPointer.map { Unmanaged<HTTPServer>.fromOpaque($0).takeUnretainedValue() }
         switch code {
         case MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_STARTED:
-            socketContext.pointee = Unmanaged.passRetained(ConnectionState()).toOpaque()
+            let entry = connection.flatMap { server?.registry.announce(descriptor: linkhost_mhd_connection_fd($0)) }
+            socketContext.pointee = Unmanaged.passRetained(ConnectionState(entry: entry)).toOpaque()
             server?.counters.connections.add(1, ordering: .relaxed)
         default:
             if let raw = socketContext.pointee {
-                // Releasing the state releases a request that never completed.
-                Unmanaged<ConnectionState>.fromOpaque(raw).release()
+                // Releasing the state releases a request that never completed. The registry forgets
+                // the socket here, before libmicrohttpd closes it (its number may be reused after).
+                let state = Unmanaged<ConnectionState>.fromOpaque(raw).takeRetainedValue()
+                if let entry = state.entry { server?.registry.remove(entry) }
                 socketContext.pointee = nil
                 server?.counters.connections.subtract(1, ordering: .relaxed)
             }
@@ -61,6 +64,7 @@ enum MHDCallbacks {
     private static func attach(_ exchange: ExchangeState, to connection: OpaquePointer?) -> UnsafeMutableRawPointer {
         if let connection, let state = connectionState(connection) {
             state.current = exchange
+            exchange.connectionEntry = state.entry
             return Unmanaged.passUnretained(exchange).toOpaque()
         }
         exchange.ownedByPointer = true
@@ -94,7 +98,9 @@ enum MHDCallbacks {
                 version: version.map(text(of:)) ?? "HTTP/1.1", hostFields: head.hostFields, hiddenBytesInFields: head.hiddenBytes,
                 requestLineIntact: requestLineIsIntact(method: method, target: exchange.targetSpan, version: version))
             let declaredLength = head.contentLength.flatMap { Int($0) }
-            switch exchange.headArrived(at: ExchangeState.monotonicNow(), declaredLength: declaredLength, limit: limit, fault: fault) {
+            let now = ExchangeState.monotonicNow()
+            exchange.connectionEntry?.enter(.readingBody, at: ConnectionEntry.milliseconds(now))
+            switch exchange.headArrived(at: now, declaredLength: declaredLength, limit: limit, fault: fault) {
             case .refuseMalformed(let fault):
                 return respond(server, connection, exchange, method: method, version: version, refusal: .malformed(fault))
             case .refuseTooLarge:
@@ -141,7 +147,10 @@ enum MHDCallbacks {
         } else {
             server.counters.cutShort.add(1, ordering: .relaxed)
         }
-        if let ended = exchange.ended(outcome, at: ExchangeState.monotonicNow()), let completion = exchange.completion {
+        let now = ExchangeState.monotonicNow()
+        // The connection's next head (or its idle time) is timed from here.
+        exchange.connectionEntry?.enter(.awaitingHead, at: ConnectionEntry.milliseconds(now))
+        if let ended = exchange.ended(outcome, at: now), let completion = exchange.completion {
             completion(ended)
         }
         // Decrement last, so a graceful stop that sees zero knows every observer call has returned.
@@ -203,12 +212,16 @@ enum MHDCallbacks {
         }
         let isHead = request.method == "HEAD"
         exchange.answered(request, status: response.status, bodySize: isHead ? 0 : response.body.count, completion: completion)
+        exchange.connectionEntry?.enter(.responding, at: 0)
+        // While a stop drains, every answer closes its connection after it: the client learns to
+        // go elsewhere (or to the next process) without a request lost in between.
+        let closing = server.isDraining
         if isHead, let stream = response.stream {
             // No body goes out for HEAD: the stream is never read, so it is closed now.
             stream.finish()
-            return ResponseBuilder.queue(HTTPResponse(status: response.status, headers: response.headers), on: connection)
+            return ResponseBuilder.queue(HTTPResponse(status: response.status, headers: response.headers), on: connection, closing: closing)
         }
-        return ResponseBuilder.queue(response, on: connection)
+        return ResponseBuilder.queue(response, on: connection, closing: closing)
     }
 
     /// The connection's peer address as text, written once per connection (every request of a

@@ -1,4 +1,5 @@
 internal import CMicroHTTPD
+import Synchronization
 
 /// A response turned into a libmicrohttpd response object once, then queued on any number of
 /// connections from any thread.
@@ -11,6 +12,12 @@ public final class PreparedResponse: @unchecked Sendable {
     public let headers: HTTPHeaders
     public let body: [UInt8]
     let handle: OpaquePointer
+    /// The bytes the handle holds (a 304's are its 200's), for the closing twin.
+    private let handleBody: [UInt8]
+    /// The same response with `Connection: close`, made the first time a stop's drain needs it:
+    /// libmicrohttpd closes a connection after a response carrying that header, and a queued
+    /// response must never change, so a draining server queues this twin instead. 0 until made.
+    private let closingTwin = Atomic<UInt>(0)
 
     /// Copies `body` into a new libmicrohttpd response carrying `headers`.
     /// Header names or values with CR, LF or NUL are refused rather than sent (response splitting).
@@ -21,7 +28,7 @@ public final class PreparedResponse: @unchecked Sendable {
     /// Like `init(status:headers:body:)` for headers checked and turned into C strings once: a page
     /// made for every new link carries the same fixed headers, prepared when the site was set up.
     package convenience init(status: Int, checkedHeaders headers: CheckedHeaders, body: [UInt8]) throws(HTTPServerError) {
-        try self.init(status: status, headers: headers.fields, body: body) { ResponseBuilder.makeHandle(body: body, headers: headers) }
+        try self.init(status: status, headers: headers.fields, body: body, handleBody: body) { ResponseBuilder.makeHandle(body: body, headers: headers) }
     }
 
     /// Throws when a header field has characters not allowed in HTTP.
@@ -42,11 +49,13 @@ public final class PreparedResponse: @unchecked Sendable {
 
     private convenience init(status: Int, headers: HTTPHeaders, body: [UInt8], handleBody: [UInt8]) throws(HTTPServerError) {
         try Self.check(headers)
-        try self.init(status: status, headers: headers, body: body) { ResponseBuilder.makeHandle(body: handleBody, headers: headers) }
+        try self.init(status: status, headers: headers, body: body, handleBody: handleBody) {
+            ResponseBuilder.makeHandle(body: handleBody, headers: headers)
+        }
     }
 
     /// Checks the status, then builds the handle with `makeHandle`.
-    private init(status: Int, headers: HTTPHeaders, body: [UInt8], makeHandle: () -> OpaquePointer?) throws(HTTPServerError) {
+    private init(status: Int, headers: HTTPHeaders, body: [UInt8], handleBody: [UInt8], makeHandle: () -> OpaquePointer?) throws(HTTPServerError) {
         guard (100...599).contains(status) else {
             throw HTTPServerError.invalidResponse("status \(status) is outside 100...599")
         }
@@ -56,10 +65,27 @@ public final class PreparedResponse: @unchecked Sendable {
         self.status = status
         self.headers = headers
         self.body = body
+        self.handleBody = handleBody
         self.handle = handle
+    }
+
+    /// The handle to queue on a connection that is to close after this response: the twin, made
+    /// once; the shared handle if libmicrohttpd cannot make one (the connection then stays open
+    /// until the drain closes it idle).
+    var closingHandle: OpaquePointer {
+        if let made = OpaquePointer(bitPattern: closingTwin.load(ordering: .acquiring)) { return made }
+        var closing = headers
+        closing.set("Connection", "close")
+        guard let made = ResponseBuilder.makeHandle(body: handleBody, headers: closing) else { return handle }
+        let (exchanged, original) = closingTwin.compareExchange(expected: 0, desired: UInt(bitPattern: made), ordering: .acquiringAndReleasing)
+        if exchanged { return made }
+        // Another thread made one first: keep that one.
+        MHD_destroy_response(made)
+        return OpaquePointer(bitPattern: original) ?? handle
     }
 
     deinit {
         MHD_destroy_response(handle)
+        if let twin = OpaquePointer(bitPattern: closingTwin.load(ordering: .acquiring)) { MHD_destroy_response(twin) }
     }
 }

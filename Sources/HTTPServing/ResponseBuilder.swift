@@ -41,9 +41,10 @@ enum ResponseBuilder {
     }
 
     /// Queues `response` on `connection`; builds (and releases) a one-off handle unless prepared.
-    static func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    /// `closing` adds `Connection: close`, so libmicrohttpd closes the connection once it is sent.
+    static func queue(_ response: HTTPResponse, on connection: OpaquePointer, closing: Bool = false) -> MHD_Result {
         if let prepared = response.prepared {
-            return MHD_queue_response(connection, UInt32(prepared.status), prepared.handle)
+            return MHD_queue_response(connection, UInt32(prepared.status), closing ? prepared.closingHandle : prepared.handle)
         }
         var status = response.status
         var headers = response.headers
@@ -54,6 +55,7 @@ enum ResponseBuilder {
             headers = ["Content-Type": "text/plain; charset=utf-8"]
             body = Array("Internal Server Error\n".utf8)
         }
+        if closing { headers.set("Connection", "close") }
         if let stream = response.stream, status == response.status {
             return queue(stream, status: status, headers: headers, on: connection)
         }

@@ -1,3 +1,4 @@
+import BlockingThreads
 internal import CSQLite
 import Glibc
 import LinkLog

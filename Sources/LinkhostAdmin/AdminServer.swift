@@ -25,8 +25,11 @@ public final class AdminServer: Sendable {
 
     /// Reads the admin files under `<public>/admin/`; throws with the file's name when one is unusable.
     /// - Parameter metrics: what `/metrics` shows: the registry whose factory `server` records into.
+    /// - Parameter passedSocket: a listening socket the service manager passed for the admin
+    ///   listener (named `admin`); it serves instead of binding `server.admin.listen`.
     public init(
-        server: LinkhostServer, token: AdminToken, metrics: PrometheusMetrics, logger: Logger = Logger(label: "linkhost.admin")
+        server: LinkhostServer, token: AdminToken, metrics: PrometheusMetrics, logger: Logger = Logger(label: "linkhost.admin"),
+        passedSocket: Int32? = nil
     ) throws(AdminSetupError) {
         let configuration = server.configuration
         settings = configuration.server.admin
@@ -50,7 +53,7 @@ public final class AdminServer: Sendable {
         var listener = HTTPServerConfiguration(
             address: settings.listenAddress, port: settings.port, threadCount: Self.threadCount, connectionLimit: settings.connectionLimit,
             perAddressConnectionLimit: 0, connectionTimeoutSeconds: settings.connectionTimeoutSeconds, maximumBodySize: 4096,
-            shutdownGraceSeconds: 5, turbo: false, trustedProxies: configuration.server.trustedProxies)
+            shutdownGraceSeconds: 5, drainSeconds: 0, inheritedListener: passedSocket, turbo: false, trustedProxies: configuration.server.trustedProxies)
         if let tls {
             listener.tls = TLSCredentials(
                 certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM, priorities: tls.priorities ?? TLSCredentials.intermediatePriorities)

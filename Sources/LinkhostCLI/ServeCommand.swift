@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import HTTPServing
 import LinkhostAdmin
 import LinkhostKit
 import Logging
@@ -134,9 +135,31 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure.runtime("\(error)")
         }
+        // Sockets a service manager passed (socket activation) serve instead of binding the config's.
+        let passed: PassedSockets
+        do {
+            passed = try PassedSockets.takeFromEnvironment(ProcessInfo.processInfo.environment)
+        } catch {
+            pidFile?.release()
+            throw CLIFailure.unusableInput("\(error) (socket activation; nothing was started)")
+        }
+        // A passed socket no listener would serve is a unit that does not match the config: its
+        // connections would wait in a backlog forever.
+        let unserved = [
+            passed.https != nil && configuration.server.tls == nil ? "https (server.tls is not set)" : nil,
+            passed.http != nil && configuration.server.tls?.plainHTTP == .off ? "http (server.tls.http is \"off\")" : nil,
+            passed.admin != nil && adminToken == nil ? "admin (no admin token: set \(AdminToken.variable) or server.admin.tokenFile)" : nil,
+        ].compactMap { $0 }
+        if !unserved.isEmpty {
+            pidFile?.release()
+            throw CLIFailure.unusableInput(
+                "the service manager passed a socket no listener serves: \(unserved.joined(separator: ", ")); remove it from the .socket unit or configure that listener"
+            )
+        }
         let server: LinkhostServer
         do {
-            server = try LinkhostServer(configuration: configuration, ingestKeys: ingestKeys, metricsFactory: metrics.factory, logger: logger)
+            server = try LinkhostServer(
+                configuration: configuration, ingestKeys: ingestKeys, metricsFactory: metrics.factory, logger: logger, passedSockets: passed)
             try server.start()
         } catch {
             pidFile?.release()
@@ -145,7 +168,7 @@ struct ServeCommand: AsyncParsableCommand {
         var admin: AdminServer?
         if let adminToken {
             do {
-                let started = try AdminServer(server: server, token: adminToken, metrics: metrics, logger: logger)
+                let started = try AdminServer(server: server, token: adminToken, metrics: metrics, logger: logger, passedSocket: passed.admin)
                 try started.start()
                 admin = started
             } catch {

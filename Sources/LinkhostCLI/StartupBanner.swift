@@ -19,6 +19,11 @@ struct StartupBanner {
                 ? "linkhost \(LinkhostVersion.current) listening on all addresses (\(server.listenAddress)), reachable from other machines; from this one: \(urls)"
                 : "linkhost \(LinkhostVersion.current) listening on \(urls)"
         ]
+        if server.servesPassedSockets {
+            // A passed socket wins over the config's address and port: say so, or an operator
+            // changing server.listen would wonder why nothing moved.
+            lines[0] += " (on the socket the service manager passed; server.listen and server.tls.port are not used)"
+        }
         if let tls = configuration.server.tls {
             lines.append("HTTPS with \(tls.certificatePath); plain HTTP: \(tls.plainHTTP.rawValue)")
         }

@@ -18,7 +18,11 @@ public final class ChildProcess: Sendable {
     /// Starts `executable` with `arguments`; standard output and error are captured, standard input
     /// is `/dev/null`. A bare name (no `/`) is looked up on `PATH`. `environment` replaces the
     /// inherited one when given.
-    public init(_ executable: String, _ arguments: [String], currentDirectory: String? = nil, environment: [String: String]? = nil) throws {
+    /// - Parameter passing: descriptors the child gets as 3, 4, … (a listening socket handed over
+    ///   as a service manager does); every other descriptor of this process stays out.
+    public init(
+        _ executable: String, _ arguments: [String], currentDirectory: String? = nil, environment: [String: String]? = nil, passing: [Int32] = []
+    ) throws {
         var program = try Tool.path(executable)
         var argv = [program] + arguments
         if let currentDirectory {
@@ -44,7 +48,13 @@ public final class ChildProcess: Sendable {
         // URLSession, used by tests running meanwhile) opens sockets without close-on-exec, and a
         // child holding them gets higher descriptor numbers than it expects — wrk counted its
         // connections as failed when their numbers passed the size of its event table.
-        if let closeFrom = Self.closeFrom { _ = closeFrom(&actions, 3) }
+        // Passed descriptors are copied above any target number first, so placing one on 3 + i
+        // never overwrites another still to be placed (and a copy, unlike the original, loses its
+        // close-on-exec flag when dup2 places it).
+        let copies = passing.map { fcntl($0, F_DUPFD_CLOEXEC, 64) }
+        defer { for copy in copies where copy >= 0 { close(copy) } }
+        for (index, copy) in copies.enumerated() { posix_spawn_file_actions_adddup2(&actions, copy, 3 + Int32(index)) }
+        if let closeFrom = Self.closeFrom { _ = closeFrom(&actions, 3 + Int32(passing.count)) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -54,4 +54,51 @@ struct StopUnderLoadTests {
         }
         #expect(answered > 0)
     }
+
+    /// The drain: clients that send their next request the moment an answer arrives, on keep-alive
+    /// connections, while the server stops. Every request sent on an open connection is answered
+    /// (the answers during the drain say `Connection: close`), none is cut, and the stop ends as
+    /// soon as the clients have gone.
+    @Test(arguments: 0..<3) func aStopAnswersEveryRequestSentOnAnOpenConnection(round: Int) throws {
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(address: "127.0.0.1", port: 0, threadCount: 2, shutdownGraceSeconds: 10, drainSeconds: 5),
+            logger: Self.quietLogger,
+            responder: ClosureResponder { _ in HTTPResponse(status: 200, contentType: "text/plain", text: "ok") })
+        try server.start()
+        let port = server.port
+        let answered = Atomic<Int>(0)
+        let unanswered = Atomic<Int>(0)
+        let closedByAnswer = Atomic<Int>(0)
+        let clients = DispatchGroup()
+        for _ in 0..<16 {
+            clients.enter()
+            Thread {
+                defer { clients.leave() }
+                guard let client = try? RawHTTPClient(port: port, timeoutSeconds: 10) else { return }
+                while true {
+                    guard (try? client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")) != nil else { return }
+                    guard let response = try? client.readResponse() else {
+                        unanswered.add(1, ordering: .relaxed)
+                        return
+                    }
+                    answered.add(1, ordering: .relaxed)
+                    if response.header("Connection")?.lowercased() == "close" {
+                        closedByAnswer.add(1, ordering: .relaxed)
+                        return
+                    }
+                }
+            }.start()
+        }
+        #expect(waitUntil { answered.load(ordering: .relaxed) > 100 * (round + 1) })
+        let stopping = ContinuousClock.now
+        server.stop()
+        let stopTook = ContinuousClock.now - stopping
+        clients.wait()
+        #expect(unanswered.load(ordering: .relaxed) == 0)
+        #expect(closedByAnswer.load(ordering: .relaxed) == 16)
+        #expect(server.statistics.exchangesCutShort == 0)
+        #expect(server.statistics.responsesSent == answered.load(ordering: .relaxed))
+        // Every client left on its closing answer: the stop did not wait out the drain window.
+        #expect(stopTook < .seconds(5))
+    }
 }

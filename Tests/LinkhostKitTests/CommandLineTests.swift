@@ -79,27 +79,19 @@ struct CommandLineTests {
     func readinessGoesToTheServiceManager() throws {
         let folder = try TemporaryDirectory()
         let socketPath = folder.path + "/notify"
-        let listener = try ChildProcess(
-            "python3",
-            [
-                "-c",
-                "import socket, sys\ns = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)\ns.bind(sys.argv[1])\nprint('bound', flush=True)\n"
-                    + "while True:\n    print(s.recv(4096).decode().replace('\\n', '|'), flush=True)\n",
-                socketPath,
-            ])
-        defer { listener.send(signal: SIGTERM) }
-        try #require(listener.waitForOutput(containing: "bound"))
+        let listener = try NotifySocketListener(path: socketPath)
+        defer { listener.close() }
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = socketPath
         environment["WATCHDOG_USEC"] = "200000"  // as WatchdogSec=0.2 sets it: a ping every 0.1 s
         let child = try ChildProcess(ProjectPaths.linkhostBinary, Self.serveArguments(logFolder: folder), environment: environment)
-        #expect(listener.waitForOutput(containing: "READY=1|STATUS=serving configuration generation 1|MAINPID=\(child.processIdentifier)|"))
-        #expect(listener.waitForOutput(containing: "WATCHDOG=1|"))
+        #expect(listener.waitForMessage(containing: "READY=1|STATUS=serving configuration generation 1|MAINPID=\(child.processIdentifier)|"))
+        #expect(listener.waitForMessage(containing: "WATCHDOG=1|"))
         child.send(signal: SIGHUP)
-        #expect(listener.waitForOutput(containing: "RELOADING=1|"))
-        #expect(listener.waitForOutput(containing: "READY=1|STATUS=serving configuration generation 2|"))
+        #expect(listener.waitForMessage(containing: "RELOADING=1|"))
+        #expect(listener.waitForMessage(containing: "READY=1|STATUS=serving configuration generation 2|"))
         child.send(signal: SIGTERM)
-        #expect(listener.waitForOutput(containing: "STOPPING=1|"))
+        #expect(listener.waitForMessage(containing: "STOPPING=1|"))
         #expect(child.waitForExit(timeoutSeconds: 15) == 0)
     }
 

@@ -1,3 +1,4 @@
+import BlockingThreads
 import Glibc
 import HitJournal
 

@@ -1,3 +1,4 @@
+import BlockingThreads
 import Foundation
 import Glibc
 import HitJournal

@@ -14,6 +14,7 @@ struct ServerSectionParser {
     static let listenKeys = ["address", "port"]
     static let limitsKeys = [
         "threads", "connections", "connectionsPerAddress", "connectionTimeoutSeconds", "connectionMemoryBytes", "requestBodyBytes", "shutdownGraceSeconds",
+        "drainSeconds",
     ]
     static let addressFix = "use an IP address such as \"0.0.0.0\" (all IPv4), \"::\" (all IPv6 and IPv4) or \"127.0.0.1\""
 
@@ -128,6 +129,9 @@ struct ServerSectionParser {
             "requestBodyBytes", in: 0...67_108_864, default: settings.requestBodyBytes, meaning: "largest request body accepted")
         settings.shutdownGraceSeconds = limits.integer(
             "shutdownGraceSeconds", in: 0...600, default: settings.shutdownGraceSeconds, meaning: "seconds a stop waits for requests in flight")
+        settings.drainSeconds = limits.integer(
+            "drainSeconds", in: 0...60, default: settings.drainSeconds,
+            meaning: "seconds a stop answers requests on open connections before closing the idle ones")
     }
 
     /// An IP address literal (v4 or v6), or `localhost`: what the listener can bind.

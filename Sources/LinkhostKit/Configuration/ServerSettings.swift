@@ -24,6 +24,9 @@ public struct ServerSettings: Sendable, Equatable {
     public var connectionMemoryBytes: Int
     public var requestBodyBytes: Int
     public var shutdownGraceSeconds: Int
+    /// Seconds a stop keeps answering requests on connections already open, each answer closing
+    /// its connection, before it closes the idle ones (within `shutdownGraceSeconds`).
+    public var drainSeconds: Int
     /// HTTPS, when configured: served by the server itself (libmicrohttpd with GnuTLS).
     public var tls: TLSSettings?
     /// The admin listener (`server.admin`).
@@ -55,6 +58,9 @@ public struct ServerSettings: Sendable, Equatable {
         connectionMemoryBytes: 16 * 1024,
         requestBodyBytes: 64 * 1024,
         shutdownGraceSeconds: 10,
+        // A client that sends its next request as soon as an answer arrives needs a moment, not
+        // seconds; a browser's idle keep-alive connection waits out the window, so it stays short.
+        drainSeconds: 1,
         tls: nil,
         admin: .defaults,
         pidFile: nil,

@@ -83,6 +83,8 @@ final class HealthReporter: Sendable {
                         JSONMember("responsesSent", .number(JSONNumber(statistics.responsesSent))),
                         JSONMember("exchangesCutShort", .number(JSONNumber(statistics.exchangesCutShort))),
                         JSONMember("openConnections", .number(JSONNumber(statistics.openConnections))),
+                        JSONMember("connectionsRefused", .number(JSONNumber(statistics.connectionsRefused))),
+                        JSONMember("connectionsClosedByServer", .number(JSONNumber(statistics.connectionsClosedByServer))),
                     ])))
         }
         if let log {

@@ -52,9 +52,11 @@ public final class LinkhostServer: Sendable {
     ///   sites without one answer `POST /v1/opens` with 404.
     /// - Parameter metricsFactory: the swift-metrics backend `ServingMetrics` records into; by
     ///   default the one the process bootstrapped (none, until it does).
+    /// - Parameter passedSockets: listening sockets the service manager passed (socket activation);
+    ///   each one serves instead of binding `server.listen` or `server.tls.port`.
     public init(
         configuration: LinkhostConfiguration, ingestKeys: IngestKeys = .none, metricsFactory: any MetricsFactory = MetricsSystem.factory,
-        logger: Logger = Logger(label: "linkhost")
+        logger: Logger = Logger(label: "linkhost"), passedSockets: PassedSockets = .none
     ) throws {
         startConfiguration = configuration
         self.logger = logger
@@ -113,6 +115,8 @@ public final class LinkhostServer: Sendable {
             connectionMemoryLimit: settings.connectionMemoryBytes,
             maximumBodySize: settings.requestBodyBytes,
             shutdownGraceSeconds: Double(settings.shutdownGraceSeconds),
+            drainSeconds: Double(settings.drainSeconds),
+            inheritedListener: passedSockets.http,
             trustedProxies: settings.trustedProxies
         )
         // The plain listener redirects pages to HTTPS when `tls.http` says so; the redirect port is
@@ -129,6 +133,7 @@ public final class LinkhostServer: Sendable {
         if let tls = settings.tls {
             var secure = base
             secure.port = tls.port
+            secure.inheritedListener = passedSockets.https
             secure.tls = TLSCredentials(
                 certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM, priorities: tls.priorities ?? TLSCredentials.intermediatePriorities)
             var httpsLogger = logger
@@ -348,14 +353,21 @@ public final class LinkhostServer: Sendable {
     /// machines can reach them, rather than to one; `listenAddress` is the address itself.
     public var listensOnAllAddresses: Bool { ["0.0.0.0", "::"].contains(listenAddress) }
 
-    /// The address the public listeners are bound to, as configured (`server.listen.address`).
-    public var listenAddress: String { startConfiguration.server.listenAddress }
+    /// The address the public listeners are bound to: the first listener's socket once started
+    /// (a passed socket's is the service manager's choice), the configured one before.
+    public var listenAddress: String {
+        let bound = listeners.first?.boundAddress ?? ""
+        return bound.isEmpty ? startConfiguration.server.listenAddress : bound
+    }
+
+    /// Whether the public listeners serve sockets the service manager passed.
+    public var servesPassedSockets: Bool { listeners.contains { $0.configuration.inheritedListener != nil } }
 
     /// The first of `baseURLs`.
     public var baseURL: String { baseURLs.first ?? "" }
 
     private var displayAddress: String {
-        let address = startConfiguration.server.listenAddress
+        let address = listenAddress
         switch address {
         case "0.0.0.0": return "127.0.0.1"
         case "::": return "[::1]"

@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 
 /// Starts a named pthread for work that blocks — in a database call or on a semaphore — where a
-/// Swift task would hold one of the cooperative pool's few threads. The log writer and the
-/// SQLite log's checkpoints each run on one.
+/// Swift task would hold one of the cooperative pool's few threads: the log writer, the SQLite
+/// log's checkpoints and each listener's accept loop run on one.
 package enum BlockingThread {
     /// Starts `body` on a new joinable thread named `name` (seen in `top -H` and debuggers): the
     /// thread, or why it could not start (`strerror` of `pthread_create`'s result).
