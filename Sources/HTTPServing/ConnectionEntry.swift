@@ -59,8 +59,17 @@ package final class ConnectionEntry: Sendable {
 
     package var stamp: Stamp { Stamp(word: stampWord.load(ordering: .relaxed)) }
 
-    /// Moves to `phase` from now (called by the connection's worker thread only).
+    /// Bytes of the current body read so far (set by the worker thread, read by the sweep).
+    private let bodyBytesRead = Atomic<Int>(0)
+    package var bodyBytes: Int { bodyBytesRead.load(ordering: .relaxed) }
+
+    /// `count` more bytes of the current body arrived.
+    package func bodyArrived(_ count: Int) { bodyBytesRead.add(count, ordering: .relaxed) }
+
+    /// Moves to `phase` from now (called by the connection's worker thread only); a new body
+    /// starts its count at zero.
     package func enter(_ phase: Phase, at milliseconds: Int64) {
+        if phase == .readingBody { bodyBytesRead.store(0, ordering: .relaxed) }
         stampWord.store(Stamp(phase, at: milliseconds).word, ordering: .relaxed)
     }
 

@@ -34,17 +34,35 @@ package final class ConnectionRegistry: Sendable {
         package var total: Int
         /// Connections per peer address; 0 for none.
         package var perAddress: Int
-        /// How long a head (or an idle keep-alive connection) and a body may take, in milliseconds.
+        /// How long a head may take (an idle keep-alive connection's wait included), in milliseconds.
         package var headMilliseconds: Int64
-        package var bodyMilliseconds: Int64
+        /// The slowest a body may arrive once its first second is over; 0 for no floor.
+        package var bodyBytesPerSecond: Int
 
-        package init(total: Int, perAddress: Int, headMilliseconds: Int64, bodyMilliseconds: Int64) {
+        package init(total: Int, perAddress: Int, headMilliseconds: Int64, bodyBytesPerSecond: Int) {
             self.total = total
             self.perAddress = perAddress
             self.headMilliseconds = headMilliseconds
-            self.bodyMilliseconds = bodyMilliseconds
+            self.bodyBytesPerSecond = bodyBytesPerSecond
         }
+
+        /// Whether a body that began `elapsed` milliseconds ago is late with `bytes` read: it gets
+        /// its first second free, then must keep up with the floor.
+        package func bodyIsLate(bytes: Int, elapsed: Int64) -> Bool {
+            guard bodyBytesPerSecond > 0, elapsed > Self.bodyGraceMilliseconds else { return false }
+            return Int64(bytes) * 1000 < Int64(bodyBytesPerSecond) * (elapsed - Self.bodyGraceMilliseconds)
+        }
+
+        package static let bodyGraceMilliseconds: Int64 = 1000
     }
+
+    /// What a plain-HTTP connection closed for a late head or body is sent first: nothing of a
+    /// response is under way then, so the client learns why (RFC 9110 §15.5.9).
+    package static let requestTimeout: [UInt8] = {
+        let body = "The request did not arrive in time.\r\n"
+        return Array(
+            ("HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body).utf8)
+    }()
 
     private struct Table {
         var byDescriptor: [Int32: ConnectionEntry] = [:]
@@ -59,15 +77,24 @@ package final class ConnectionRegistry: Sendable {
 
     package let limits: Limits
     private let table: Mutex<Table>
-    /// Shuts a socket down; a test passes one that records instead.
-    private let shutDown: @Sendable (Int32) -> Void
+    /// Shuts a socket down, the Bool saying whether it timed out over a head or body (a 408 may go
+    /// out first); a test passes one that records instead.
+    private let shutDown: @Sendable (Int32, Bool) -> Void
     /// Entries libmicrohttpd never announced are dropped after this long (it closes such a socket
     /// itself when it cannot take it, with no notification).
     package static let unannouncedMilliseconds: Int64 = 10_000
 
-    package init(limits: Limits, daemons: Int, shutDown: @escaping @Sendable (Int32) -> Void = { _ = Glibc.shutdown($0, Int32(SHUT_RDWR)) }) {
+    /// - Parameter timeoutNotice: bytes written to a connection closed for a late head or body
+    ///   before it is shut down (`nil` over TLS, where raw bytes are no record).
+    package init(limits: Limits, daemons: Int, timeoutNotice: [UInt8]? = nil, shutDown: (@Sendable (Int32, Bool) -> Void)? = nil) {
         self.limits = limits
-        self.shutDown = shutDown
+        self.shutDown =
+            shutDown ?? { descriptor, timedOut in
+                if timedOut, let timeoutNotice {
+                    _ = timeoutNotice.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+                }
+                _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+            }
         table = Mutex(Table(perDaemon: Array(repeating: 0, count: max(1, daemons))))
     }
 
@@ -129,14 +156,14 @@ package final class ConnectionRegistry: Sendable {
                     }
                     continue
                 }
-                let allowed: Int64
+                let late: Bool
                 switch stamp.phase {
-                case .awaitingHead: allowed = limits.headMilliseconds
-                case .readingBody: allowed = limits.bodyMilliseconds
+                case .awaitingHead: late = now - stamp.milliseconds >= limits.headMilliseconds
+                case .readingBody: late = limits.bodyIsLate(bytes: entry.bodyBytes, elapsed: now - stamp.milliseconds)
                 case .responding, .closing: continue
                 }
-                if now - stamp.milliseconds >= allowed, entry.markClosing(ifStill: stamp, at: now) {
-                    close(entry, in: &table)
+                if late, entry.markClosing(ifStill: stamp, at: now) {
+                    close(entry, in: &table, timedOut: true)
                     closed += 1
                 }
             }
@@ -179,10 +206,10 @@ package final class ConnectionRegistry: Sendable {
         return nil
     }
 
-    private func close(_ entry: ConnectionEntry, in table: inout Table) {
+    private func close(_ entry: ConnectionEntry, in table: inout Table, timedOut: Bool = false) {
         guard table.closing.insert(entry.descriptor).inserted else { return }
         Self.forget(entry, in: &table)
-        shutDown(entry.descriptor)
+        shutDown(entry.descriptor, timedOut)
     }
 
     private static func forget(_ entry: ConnectionEntry, in table: inout Table) {

@@ -97,8 +97,8 @@ public final class HTTPServer: Sendable {
         registry = ConnectionRegistry(
             limits: ConnectionRegistry.Limits(
                 total: configuration.connectionLimit, perAddress: configuration.perAddressConnectionLimit,
-                headMilliseconds: Int64(configuration.connectionTimeoutSeconds) * 1000, bodyMilliseconds: Int64(configuration.connectionTimeoutSeconds) * 1000),
-            daemons: configuration.daemonCount)
+                headMilliseconds: Int64(configuration.headTimeoutSeconds) * 1000, bodyBytesPerSecond: configuration.minimumBodyBytesPerSecond),
+            daemons: configuration.daemonCount, timeoutNotice: configuration.tls == nil ? ConnectionRegistry.requestTimeout : nil)
     }
 
     /// Whether a stop is draining: every answer from now on closes its connection.

@@ -19,6 +19,11 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var perAddressConnectionLimit: Int
     /// Seconds a connection may stay idle (or trickle bytes) before it is closed.
     public var connectionTimeoutSeconds: Int
+    /// Seconds a request's head may take, counted from the connection's opening or the previous
+    /// response (so an idle keep-alive connection gets no longer either), however it trickles in.
+    public var headTimeoutSeconds: Int
+    /// The slowest a request body may arrive after its first second; 0 for no floor.
+    public var minimumBodyBytesPerSecond: Int
     /// Bytes of memory per connection for the request line and headers; a larger head gets 414 or 431.
     public var connectionMemoryLimit: Int
     /// Largest request body accepted; larger bodies get 413.
@@ -52,6 +57,8 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         connectionLimit: Int = 2048,
         perAddressConnectionLimit: Int = 256,
         connectionTimeoutSeconds: Int = 15,
+        headTimeoutSeconds: Int = 10,
+        minimumBodyBytesPerSecond: Int = 1024,
         connectionMemoryLimit: Int = 16 * 1024,
         maximumBodySize: Int = 64 * 1024,
         listenBacklog: Int = 511,
@@ -69,6 +76,8 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         self.connectionLimit = connectionLimit
         self.perAddressConnectionLimit = perAddressConnectionLimit
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
+        self.headTimeoutSeconds = headTimeoutSeconds
+        self.minimumBodyBytesPerSecond = minimumBodyBytesPerSecond
         self.connectionMemoryLimit = connectionMemoryLimit
         self.maximumBodySize = maximumBodySize
         self.listenBacklog = listenBacklog
@@ -98,6 +107,10 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         }
         if !(1...3600).contains(connectionTimeoutSeconds) {
             return "connectionTimeoutSeconds \(connectionTimeoutSeconds) is outside 1...3600"
+        }
+        if !(1...3600).contains(headTimeoutSeconds) { return "headTimeoutSeconds \(headTimeoutSeconds) is outside 1...3600" }
+        if !(0...1 << 30).contains(minimumBodyBytesPerSecond) {
+            return "minimumBodyBytesPerSecond \(minimumBodyBytesPerSecond) is outside 0...1073741824"
         }
         if !(4096...16 * 1024 * 1024).contains(connectionMemoryLimit) {
             return "connectionMemoryLimit \(connectionMemoryLimit) is outside 4096...16777216"

@@ -8,6 +8,9 @@ package enum HeadFault: Equatable, Sendable {
     case hiddenBytesInField
     case missingHost
     case repeatedHost
+    case conflictingContentLength
+    case contentLengthWithTransferEncoding
+    case bareLineBreakInField
 
     /// The sentence the 400 answer carries.
     package var detail: String {
@@ -16,6 +19,9 @@ package enum HeadFault: Equatable, Sendable {
         case .hiddenBytesInField: "a header field holds a NUL byte or a line folded onto the next one"
         case .missingHost: "an HTTP/1.1 request needs a Host header field"
         case .repeatedHost: "the request has more than one Host header field"
+        case .conflictingContentLength: "the request has Content-Length fields with different values"
+        case .contentLengthWithTransferEncoding: "the request has both Content-Length and Transfer-Encoding; send one"
+        case .bareLineBreakInField: "a header field value holds a CR or LF that does not end its line"
         }
     }
 
@@ -23,11 +29,32 @@ package enum HeadFault: Equatable, Sendable {
     /// hid bytes (behind a NUL, or in a folded line: RFC 9112 §5.2 lets a server refuse obs-fold
     /// with 400), and whether the request line's parts lie where their lengths say (a NUL inside
     /// the method or target cuts the C string libmicrohttpd hands over, which shows as a gap).
-    package static func of(version: String, hostFields: Int, hiddenBytesInFields: Bool, requestLineIntact: Bool) -> HeadFault? {
+    /// `framing` is what the fields said about the body's length and about line breaks inside them.
+    package static func of(
+        version: String, hostFields: Int, hiddenBytesInFields: Bool, requestLineIntact: Bool, framing: Framing = Framing()
+    ) -> HeadFault? {
         if !requestLineIntact { return .malformedRequestLine }
         if hiddenBytesInFields { return .hiddenBytesInField }
+        if framing.bareLineBreak { return .bareLineBreakInField }
+        if framing.conflictingLengths { return .conflictingContentLength }
+        if framing.hasLength && framing.hasTransferEncoding { return .contentLengthWithTransferEncoding }
         if hostFields > 1 { return .repeatedHost }
         if hostFields == 0 && version == "HTTP/1.1" { return .missingHost }
         return nil
+    }
+
+    /// What a head's fields say about framing, noted while they are collected.
+    package struct Framing: Equatable, Sendable {
+        package var hasLength = false
+        package var conflictingLengths = false
+        package var hasTransferEncoding = false
+        package var bareLineBreak = false
+
+        package init(hasLength: Bool = false, conflictingLengths: Bool = false, hasTransferEncoding: Bool = false, bareLineBreak: Bool = false) {
+            self.hasLength = hasLength
+            self.conflictingLengths = conflictingLengths
+            self.hasTransferEncoding = hasTransferEncoding
+            self.bareLineBreak = bareLineBreak
+        }
     }
 }

@@ -96,7 +96,7 @@ enum MHDCallbacks {
             exchange.headers = head.headers
             let fault = HeadFault.of(
                 version: version.map(text(of:)) ?? "HTTP/1.1", hostFields: head.hostFields, hiddenBytesInFields: head.hiddenBytes,
-                requestLineIntact: requestLineIsIntact(method: method, target: exchange.targetSpan, version: version))
+                requestLineIntact: requestLineIsIntact(method: method, target: exchange.targetSpan, version: version), framing: head.framing)
             let declaredLength = head.contentLength.flatMap { Int($0) }
             let now = ExchangeState.monotonicNow()
             exchange.connectionEntry?.enter(.readingBody, at: ConnectionEntry.milliseconds(now))
@@ -116,6 +116,7 @@ enum MHDCallbacks {
         if let uploadDataSize, uploadDataSize.pointee > 0 {
             let size = uploadDataSize.pointee
             uploadDataSize.pointee = 0
+            exchange.connectionEntry?.bodyArrived(size)
             let step = exchange.bodyChunk(UnsafeRawBufferPointer(start: uploadData, count: uploadData == nil ? 0 : size), limit: limit)
             return step == .closeConnection ? MHD_Result.NO : MHD_Result.YES
         }
@@ -271,6 +272,7 @@ enum MHDCallbacks {
         /// The first `Content-Length` value, noted while collecting rather than looked up after.
         var contentLength: String?
         var hiddenBytes = false
+        var framing = HeadFault.Framing()
         /// Where the previous field's value ended in libmicrohttpd's buffer.
         var previousValueEnd: UnsafePointer<CChar>?
     }
@@ -315,10 +317,21 @@ enum MHDCallbacks {
                     String(decoding: UnsafeBufferPointer(start: $0, count: valueSize), as: UTF8.self)
                 }
             } ?? ""
+        // A CR or LF left inside a value is a line break libmicrohttpd did not split on; another
+        // reader of the same bytes may (RFC 9112 §2.2).
+        if let value, valueSize > 0, memchr(value, 13, valueSize) != nil || memchr(value, 10, valueSize) != nil {
+            head.pointee.framing.bareLineBreak = true
+        }
         if HTTPHeaders.namesMatch(name, "Host") {
             head.pointee.hostFields += 1
-        } else if head.pointee.contentLength == nil, HTTPHeaders.namesMatch(name, "Content-Length") {
-            head.pointee.contentLength = text
+        } else if HTTPHeaders.namesMatch(name, "Content-Length") {
+            // Repeats with one value are allowed (RFC 9112 §6.3), different ones are not; a list
+            // in one field is refused further on when its values differ.
+            if let first = head.pointee.contentLength, first != text { head.pointee.framing.conflictingLengths = true }
+            if head.pointee.contentLength == nil { head.pointee.contentLength = text }
+            head.pointee.framing.hasLength = true
+        } else if HTTPHeaders.namesMatch(name, "Transfer-Encoding") {
+            head.pointee.framing.hasTransferEncoding = true
         }
         head.pointee.headers.add(name, text)
         return MHD_Result.YES

@@ -174,6 +174,9 @@ public final class RawHTTPClient {
     }
 
     /// True when the server has closed its side (a read returns end of file).
+    /// What has arrived and not been read as a response yet, as text.
+    public var receivedText: String { String(decoding: buffer, as: UTF8.self) }
+
     public func isClosedByPeer() -> Bool {
         guard buffer.isEmpty else { return false }
         return (try? fill()) == false

@@ -12,11 +12,11 @@ struct ConnectionRegistryTests {
     }
 
     let shutDowns = ShutDowns()
-    static let limits = ConnectionRegistry.Limits(total: 4, perAddress: 3, headMilliseconds: 15_000, bodyMilliseconds: 15_000)
+    static let limits = ConnectionRegistry.Limits(total: 4, perAddress: 3, headMilliseconds: 15_000, bodyBytesPerSecond: 1024)
 
     func registry(_ limits: ConnectionRegistry.Limits = Self.limits, daemons: Int = 2) -> ConnectionRegistry {
         let shutDowns = shutDowns
-        return ConnectionRegistry(limits: limits, daemons: daemons) { descriptor in shutDowns.descriptors.withLock { $0.append(descriptor) } }
+        return ConnectionRegistry(limits: limits, daemons: daemons) { descriptor, _ in shutDowns.descriptors.withLock { $0.append(descriptor) } }
     }
 
     static func peer(_ last: UInt64) -> PeerKey { PeerKey(high: 0, low: 0xFFFF_7F00_0000 | last) }
@@ -47,7 +47,7 @@ struct ConnectionRegistryTests {
     }
 
     @Test func atTheLimitANewcomerTakesTheBusiestAddresssLongestIdleConnection() throws {
-        let registry = registry(ConnectionRegistry.Limits(total: 4, perAddress: 0, headMilliseconds: 15_000, bodyMilliseconds: 15_000))
+        let registry = registry(ConnectionRegistry.Limits(total: 4, perAddress: 0, headMilliseconds: 15_000, bodyBytesPerSecond: 1024))
         let older = try #require(open(registry, 10, from: Self.peer(1), at: 100))
         let busy = try #require(open(registry, 11, from: Self.peer(1), at: 50))
         busy.enter(.readingBody, at: 60)
@@ -64,7 +64,7 @@ struct ConnectionRegistryTests {
     }
 
     @Test func theBusiestAddressItselfIsRefusedAtTheLimitAndSoIsAnyoneWhenNothingIsIdle() throws {
-        let registry = registry(ConnectionRegistry.Limits(total: 2, perAddress: 0, headMilliseconds: 15_000, bodyMilliseconds: 15_000))
+        let registry = registry(ConnectionRegistry.Limits(total: 2, perAddress: 0, headMilliseconds: 15_000, bodyBytesPerSecond: 1024))
         let first = try #require(open(registry, 10, from: Self.peer(1), at: 0))
         let second = try #require(open(registry, 11, from: Self.peer(2), at: 0))
         // Peer 1 holds as many as anyone: it gets no one else's slot.
@@ -82,22 +82,36 @@ struct ConnectionRegistryTests {
         #expect(shutDowns.all.isEmpty)
     }
 
-    @Test func aTricklingHeadOrBodyIsClosedAtItsTimeAndNotBefore() throws {
+    @Test func aTricklingHeadIsClosedAtItsTimeAndABodyBelowTheFloorAfterItsFirstSecond() throws {
         let registry = registry()
         let idle = try #require(open(registry, 10, from: Self.peer(1), at: 0))
         let body = try #require(open(registry, 11, from: Self.peer(1), at: 0))
         let answering = try #require(open(registry, 12, from: Self.peer(2), at: 0))
         body.enter(.readingBody, at: 5_000)
         answering.enter(.responding, at: 0)
+        // The body's first second is free; then it must keep 1,024 bytes a second.
+        #expect(registry.sweep(at: 6_000) == 0)
+        body.bodyArrived(1_024)
+        #expect(registry.sweep(at: 7_000) == 0)
+        #expect(registry.sweep(at: 7_001) == 1)
+        #expect(shutDowns.all == [body.descriptor])
         #expect(registry.sweep(at: 14_999) == 0)
         #expect(registry.sweep(at: 15_000) == 1)
-        #expect(shutDowns.all == [idle.descriptor])
-        // Closing is once: a second sweep does not shut it down again.
-        #expect(registry.sweep(at: 19_999) == 0)
-        #expect(registry.sweep(at: 20_000) == 1)
-        #expect(shutDowns.all == [idle.descriptor, body.descriptor])
+        #expect(shutDowns.all == [body.descriptor, idle.descriptor])
+        // Closing is once: a later sweep does not shut it down again.
+        #expect(registry.sweep(at: 30_000) == 0)
         // A response going out is libmicrohttpd's to time (it sees the client read).
         #expect(registry.sweep(at: 1_000_000) == 0)
+    }
+
+    @Test func aBodyCountsFromZeroAgainAndNoFloorMeansNone() throws {
+        let limits = ConnectionRegistry.Limits(total: 4, perAddress: 0, headMilliseconds: 15_000, bodyBytesPerSecond: 0)
+        #expect(!limits.bodyIsLate(bytes: 0, elapsed: 1_000_000))
+        let entry = ConnectionEntry(descriptor: 3, peer: Self.peer(1), daemonIndex: 0, openedAt: 0)
+        entry.enter(.readingBody, at: 0)
+        entry.bodyArrived(100)
+        entry.enter(.readingBody, at: 10)
+        #expect(entry.bodyBytes == 0)
     }
 
     @Test func anAnsweredRequestRestartsTheClockOfTheNextHead() throws {

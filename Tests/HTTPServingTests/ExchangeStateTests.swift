@@ -76,6 +76,14 @@ struct ExchangeStateTests {
         #expect(HeadFault.of(version: "HTTP/1.0", hostFields: 2, hiddenBytesInFields: false, requestLineIntact: true) == .repeatedHost)
         #expect(HeadFault.of(version: "HTTP/1.1", hostFields: 1, hiddenBytesInFields: true, requestLineIntact: true) == .hiddenBytesInField)
         #expect(HeadFault.of(version: "HTTP/1.1", hostFields: 2, hiddenBytesInFields: true, requestLineIntact: false) == .malformedRequestLine)
+        let framing = { (framing: HeadFault.Framing) in
+            HeadFault.of(version: "HTTP/1.1", hostFields: 1, hiddenBytesInFields: false, requestLineIntact: true, framing: framing)
+        }
+        #expect(framing(HeadFault.Framing(hasLength: true)) == nil)
+        #expect(framing(HeadFault.Framing(hasTransferEncoding: true)) == nil)
+        #expect(framing(HeadFault.Framing(hasLength: true, conflictingLengths: true)) == .conflictingContentLength)
+        #expect(framing(HeadFault.Framing(hasLength: true, hasTransferEncoding: true)) == .contentLengthWithTransferEncoding)
+        #expect(framing(HeadFault.Framing(hasLength: true, conflictingLengths: true, bareLineBreak: true)) == .bareLineBreakInField)
     }
 
     @Test func anExchangeThatWasNeverAnsweredReportsNothing() {

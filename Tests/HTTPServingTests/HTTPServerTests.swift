@@ -265,11 +265,13 @@ struct HTTPServerTests {
     }
 
     /// Slowloris: a head sent one line at a time, each line well inside the timeout, is closed
-    /// when the timeout since the connection opened is up (libmicrohttpd alone restarts its timeout
-    /// on every byte and keeps such a connection forever). So is a body trickled the same way.
+    /// when its deadline since the connection opened is up (libmicrohttpd alone restarts its timeout
+    /// on every byte and keeps such a connection forever), with a 408 first. So is a body that
+    /// trickles below the floor once its first second is over.
     @Test(arguments: [false, true]) func aTricklingHeadOrBodyIsClosedAtTheTimeout(body: Bool) throws {
         var configuration = HTTPServerConfiguration(threadCount: 1)
-        configuration.connectionTimeoutSeconds = 1
+        configuration.headTimeoutSeconds = 1
+        configuration.minimumBodyBytesPerSecond = 1024
         let server = try startServer(configuration) { _ in HTTPResponse(status: 204) }
         defer { server.stop() }
         let client = try RawHTTPClient(port: server.port, timeoutSeconds: 0.2)
@@ -278,7 +280,7 @@ struct HTTPServerTests {
         var sent = 0
         // A line (or a byte of body) every 0.2 s, reading in between: the read's timeout paces the
         // trickle, and a read that sees the close ends it.
-        while !client.isClosedByPeer(), ContinuousClock.now - started < .seconds(10) {
+        while !client.isClosedByPeer(), client.receivedText.isEmpty, ContinuousClock.now - started < .seconds(10) {
             guard (try? client.send(body ? "a" : "X-Trickle-\(sent): y\r\n")) != nil else { break }
             sent += 1
         }
@@ -287,6 +289,9 @@ struct HTTPServerTests {
         #expect(lasted > .milliseconds(500))
         #expect(sent >= 2)
         #expect(server.statistics.connectionsClosedByServer == 1)
+        #expect(client.receivedText.hasPrefix("HTTP/1.1 408 Request Timeout"))
+        #expect(try client.readResponse().status == 408)
+        #expect(client.isClosedByPeer())
     }
 
     @Test func thePerAddressLimitCountsEachClientAddressSeparately() throws {

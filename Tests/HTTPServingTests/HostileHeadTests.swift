@@ -52,6 +52,12 @@ struct HostileHeadTests {
         ("NUL in the target", "GET /a\u{0}b HTTP/1.1\r\nHost: a.example\r\n\r\n", "request line"),
         ("NUL in the version", "GET / HTTP/1.1\u{0}x\r\nHost: a.example\r\n\r\n", ""),
         ("a folded field line", "GET / HTTP/1.1\r\nHost: a.example\r\nX-Fold: a\r\n  b\r\n\r\n", "folded"),
+        ("two different Content-Length fields", "POST / HTTP/1.1\r\nHost: a.example\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nabc", "different values"),
+        (
+            "Content-Length beside Transfer-Encoding",
+            "POST / HTTP/1.1\r\nHost: a.example\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "both Content-Length"
+        ),
+        ("a bare CR in a value", "GET / HTTP/1.1\r\nHost: a.example\r\nX-A: a\rb\r\n\r\n", "CR or LF"),
     ])
     func ambiguousHeadsGet400AndNeverReachTheResponder(name: String, head: String, detail: String) throws {
         let probe = try Probe()
@@ -63,6 +69,25 @@ struct HostileHeadTests {
             #expect(response.header("Connection") == "close")
         }
         #expect(probe.answered == 0, "\(name) reached the responder")
+    }
+
+    /// The smuggling attempt of RFC 9112 §6.3's concern, byte for byte: a body whose length two
+    /// readers would read two ways, with a second request hidden in it. The 400 closes the connection
+    /// before anything after the head is read, so the hidden request is never answered.
+    @Test func aRequestReadTwoWaysIsRefusedAndWhatItHidesNeverRuns() throws {
+        let probe = try Probe()
+        defer { probe.server.stop() }
+        let event = #"{"event":"copy","path":"/addfriend?code=ABC123"}"#
+        let hidden = "GET /joingroup HTTP/1.1\r\nHost: rowhni.com\r\n\r\n"
+        let client = try RawHTTPClient(port: probe.server.port)
+        try client.send(
+            "POST /v1/events HTTP/1.1\r\nHost: rowhni.com\r\nContent-Type: application/json\r\nContent-Length: \(event.utf8.count)\r\n"
+                + "Content-Length: \(event.utf8.count + hidden.utf8.count)\r\n\r\n" + event + hidden)
+        let response = try client.readResponse()
+        #expect(response.status == 400)
+        #expect(response.header("Connection") == "close")
+        #expect(client.isClosedByPeer())
+        #expect(probe.answered == 0)
     }
 
     @Test(arguments: [

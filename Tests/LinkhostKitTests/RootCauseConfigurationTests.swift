@@ -21,7 +21,7 @@ struct RootCauseConfigurationTests {
         let found = try shippedProblems([("\"scheme\": \"rowhni\"", "\"scheme\": \"rowhni://\""), ("\"connections\": 2048", "\"conections\": 2048")])
         #expect(
             found == [
-                "server.limits.conections: unknown key \"conections\" in the limits. Fix: did you mean \"connections\"? Allowed keys: threads, connections, connectionsPerAddress, connectionTimeoutSeconds, connectionMemoryBytes, requestBodyBytes, shutdownGraceSeconds, drainSeconds",
+                "server.limits.conections: unknown key \"conections\" in the limits. Fix: did you mean \"connections\"? Allowed keys: threads, connections, connectionsPerAddress, connectionTimeoutSeconds, connectionMemoryBytes, requestBodyBytes, shutdownGraceSeconds, drainSeconds, headSeconds, bodyBytesPerSecond",
                 "sites[0].app.scheme: \"rowhni://\" is not a URL scheme. Fix: write \"rowhni\", the scheme alone without \"://\"",
             ])
     }

@@ -14,7 +14,7 @@ struct ServerSectionParser {
     static let listenKeys = ["address", "port"]
     static let limitsKeys = [
         "threads", "connections", "connectionsPerAddress", "connectionTimeoutSeconds", "connectionMemoryBytes", "requestBodyBytes", "shutdownGraceSeconds",
-        "drainSeconds",
+        "drainSeconds", "headSeconds", "bodyBytesPerSecond",
     ]
     static let addressFix = "use an IP address such as \"0.0.0.0\" (all IPv4), \"::\" (all IPv6 and IPv4) or \"127.0.0.1\""
 
@@ -122,6 +122,12 @@ struct ServerSectionParser {
             meaning: "most connections from one client address; 0 turns the limit off, as behind a proxy")
         settings.connectionTimeoutSeconds = limits.integer(
             "connectionTimeoutSeconds", in: 1...3600, default: settings.connectionTimeoutSeconds, meaning: "seconds an idle connection is kept")
+        settings.headSeconds = limits.integer(
+            "headSeconds", in: 1...3600, default: settings.headSeconds,
+            meaning: "seconds a request head may take, idle time before it included")
+        settings.bodyBytesPerSecond = limits.integer(
+            "bodyBytesPerSecond", in: 0...1_073_741_824, default: settings.bodyBytesPerSecond,
+            meaning: "slowest a request body may arrive after its first second; 0 turns the floor off")
         settings.connectionMemoryBytes = limits.integer(
             "connectionMemoryBytes", in: 4096...16_777_216, default: settings.connectionMemoryBytes,
             meaning: "bytes per connection for the request line and headers")

@@ -21,6 +21,10 @@ public struct ServerSettings: Sendable, Equatable {
     public var connectionLimit: Int
     public var connectionsPerAddress: Int
     public var connectionTimeoutSeconds: Int
+    /// Seconds a request head may take, from the connection's opening or the previous response.
+    public var headSeconds: Int
+    /// The slowest a request body may arrive after its first second (0: no floor).
+    public var bodyBytesPerSecond: Int
     public var connectionMemoryBytes: Int
     public var requestBodyBytes: Int
     public var shutdownGraceSeconds: Int
@@ -52,6 +56,8 @@ public struct ServerSettings: Sendable, Equatable {
         connectionLimit: 2048,
         connectionsPerAddress: 256,
         connectionTimeoutSeconds: 15,
+        headSeconds: 10,
+        bodyBytesPerSecond: 1024,
         // 16 KiB, as Node's HTTP server allows for a request head: libmicrohttpd zeroes a connection's
         // whole pool after every request, so its size is paid per request (with the log off an AASA
         // request cost 10.7 µs of processor time with 32 KiB and 9.1 µs with 16 KiB, four runs each).

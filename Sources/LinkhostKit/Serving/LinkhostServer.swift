@@ -112,6 +112,8 @@ public final class LinkhostServer: Sendable {
             connectionLimit: settings.connectionLimit,
             perAddressConnectionLimit: settings.connectionsPerAddress,
             connectionTimeoutSeconds: settings.connectionTimeoutSeconds,
+            headTimeoutSeconds: settings.headSeconds,
+            minimumBodyBytesPerSecond: settings.bodyBytesPerSecond,
             connectionMemoryLimit: settings.connectionMemoryBytes,
             maximumBodySize: settings.requestBodyBytes,
             shutdownGraceSeconds: Double(settings.shutdownGraceSeconds),
