@@ -171,6 +171,13 @@ final class SQLiteLogStore: LogStore {
         try connection.syncFiles()
     }
 
+    func takeBackupMark() throws -> Int64? {
+        let key = SQLValue.text(HitTable.backupTakenKey)
+        guard let taken = try connection.queryInteger("SELECT value FROM meta WHERE key = ?1", [key]) else { return nil }
+        try connection.execute("DELETE FROM meta WHERE key = ?1", [key])
+        return taken
+    }
+
     func markedSequence(_ key: String) throws -> Int64? {
         try connection.queryInteger("SELECT value FROM meta WHERE key = ?1", [.text(LogBatchMarker(key: key, sequence: 0).metaKey)])
     }
