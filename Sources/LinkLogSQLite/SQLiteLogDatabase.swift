@@ -29,6 +29,11 @@ public struct SQLiteLogDatabase: LogDatabase {
     /// Opens the file, migrating it first; a read-only connection then refuses writes
     /// (`PRAGMA query_only`), so a query can never change the log.
     public func openConnection(readOnly: Bool) throws -> any LogSQLConnection {
+        try openReader(readOnly: readOnly)
+    }
+
+    /// `openConnection`, as the SQLite connection it is.
+    func openReader(readOnly: Bool) throws -> SQLiteConnection {
         guard access(path, F_OK) == 0 else { throw LogError.databaseMissing(path: path) }
         let connection = try SQLiteConnection(path: path, flags: [.readWrite])
         try connection.setBusyTimeout(busyTimeout)

@@ -168,17 +168,14 @@ final class SQLiteLogStore: LogStore {
     /// in the WAL but reaches the disk only at the next checkpoint, so the journal's space for it is
     /// handed back only after this (https://sqlite.org/pragma.html#pragma_synchronous).
     func makeDurable() throws {
-        for file in [connection.path + "-wal", connection.path] {
-            let descriptor = open(file, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                if errno == ENOENT { continue }
-                throw SQLiteError(code: SQLITE_IOERR, message: String(cString: strerror(errno)), context: "opening \(file) to sync it")
-            }
-            defer { close(descriptor) }
-            guard fdatasync(descriptor) == 0 else {
-                throw SQLiteError(code: SQLITE_IOERR, message: String(cString: strerror(errno)), context: "syncing \(file)")
-            }
-        }
+        try connection.syncFiles()
+    }
+
+    func takeBackupMark() throws -> Int64? {
+        let key = SQLValue.text(HitTable.backupTakenKey)
+        guard let taken = try connection.queryInteger("SELECT value FROM meta WHERE key = ?1", [key]) else { return nil }
+        try connection.execute("DELETE FROM meta WHERE key = ?1", [key])
+        return taken
     }
 
     func markedSequence(_ key: String) throws -> Int64? {

@@ -15,7 +15,7 @@ struct Linkhost: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, AASACommand.self, AssetLinksCommand.self, RoutesCommand.self, LinkCommand.self, DevCertCommand.self, ProbeCommand.self,
             MatchCommand.self,
-            CheckCommand.self, LogCommand.self, StatsCommand.self, RollupCommand.self, ReloadCommand.self, CDNCheckCommand.self,
+            CheckCommand.self, LogCommand.self, StatsCommand.self, RollupCommand.self, BackupCommand.self, ReloadCommand.self, CDNCheckCommand.self,
         ]
     )
 }

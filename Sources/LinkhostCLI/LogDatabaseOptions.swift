@@ -4,7 +4,7 @@ import LinkLog
 import LinkLogDatabases
 
 /// Which log database a command reads: `--db`, or the config's `log.database`. Shared by `log`,
-/// `stats` and `rollup`.
+/// `stats`, `rollup` and `backup`.
 struct LogDatabaseOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The log database: a SQLite file or a postgresql:// URL (default: log.database of the config).", valueName: "path"))
     var db: String?
@@ -16,17 +16,21 @@ struct LogDatabaseOptions: ParsableArguments {
         if db != nil && config != nil { throw ValidationError("give --db PATH or --config PATH, not both") }
     }
 
-    /// The database these options name; it must exist (reading never creates one).
+    /// The database these options name; it must exist (reading never creates one). From a config,
+    /// a PostgreSQL log knows its key file (`log.secretKeyFile`); a SQLite log's is beside it.
     func database() throws -> any LogDatabase {
         let path: String
+        var keyFile: String?
         if let db {
             path = db
         } else {
-            path = try CLIConfig.load(config ?? "config.json").log.databasePath
+            let log = try CLIConfig.load(config ?? "config.json").log
+            path = log.databasePath
+            keyFile = log.secretKeyFile
         }
         guard LogDatabaseLocator.isURL(path) || FileManager.default.fileExists(atPath: path) else {
             throw CLIFailure.unusableInput("no log database at \(path) (it is made when the server first answers a request); give --db PATH or --config PATH")
         }
-        return LogDatabaseLocator.database(at: path)
+        return keyFile.map { LogDatabaseLocator.database(at: path, secretKeyFile: $0) } ?? LogDatabaseLocator.database(at: path)
     }
 }

@@ -10,7 +10,7 @@ enum SecretKeyFile {
     }
 
     /// The key, or `nil` when there is no file yet.
-    private static func readKey(at path: String) throws -> [UInt8]? {
+    package static func readKey(at path: String) throws -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let failure = errno
@@ -49,22 +49,26 @@ enum SecretKeyFile {
         }
 
         let temporaryPath = "\(path).\(getpid()).\(generator.next() as UInt32).tmp"
-        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw LogError.keyFileNotCreated(path: path, reason: String(cString: strerror(errno)))
-        }
         defer { unlink(temporaryPath) }
-        let written = key.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor)
-        close(descriptor)
-        guard written == key.count, synced == 0 else {
-            throw LogError.keyFileNotCreated(path: path, reason: String(cString: strerror(errno)))
-        }
+        if let failure = writeNew(key, at: temporaryPath) { throw LogError.keyFileNotCreated(path: path, reason: failure) }
         guard link(temporaryPath, path) == 0 else {
             let failure = errno
             if failure == EEXIST, let existing = try readKey(at: path) { return existing }
             throw LogError.keyFileNotCreated(path: path, reason: String(cString: strerror(failure)))
         }
         return key
+    }
+
+    /// Writes `key` into a new file at `path` (never one that exists), mode 0600, synced to disk;
+    /// returns why not when it cannot.
+    package static func writeNew(_ key: [UInt8], at path: String) -> String? {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+        let written = key.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor)
+        let failure = errno
+        close(descriptor)
+        guard written == key.count, synced == 0 else { return written < 0 || synced != 0 ? String(cString: strerror(failure)) : "a short write" }
+        return nil
     }
 }

@@ -84,6 +84,11 @@ package enum HitTable {
     /// 7); absent in a log made at version 7 or later, where every row has its query.
     package static let queriesKeptAfterIDKey = "queries_kept_after_id"
 
+    /// The `meta` key of a backup's copy (`LogBackup`): when its moment was, UTC milliseconds. The
+    /// writer that opens the copy restored says so, with where the copy and the journal stand, and
+    /// deletes it.
+    package static let backupTakenKey = "backup_taken_ms"
+
     // MARK: Derived
 
     /// The columns a record fills, in declaration order: the writer's insert, the spool's rows and

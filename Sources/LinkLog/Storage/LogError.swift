@@ -15,6 +15,10 @@ public enum LogError: Error, Sendable, Equatable, CustomStringConvertible {
     case keyFileNotCreated(path: String, reason: String)
     /// The writer thread could not be started.
     case writerThreadNotStarted(reason: String)
+    /// A backup would go where a file is already: a backup never replaces one.
+    case backupInTheWay(path: String)
+    /// A backup's file could not be written, synced or named.
+    case backupNotWritten(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -32,6 +36,10 @@ public enum LogError: Error, Sendable, Equatable, CustomStringConvertible {
             "cannot create the log's secret key file \(path): \(reason)"
         case .writerThreadNotStarted(let reason):
             "cannot start the log writer thread: \(reason)"
+        case .backupInTheWay(let path):
+            "\(path) is there already: a backup never replaces one; give a new folder (a dated one, say)"
+        case .backupNotWritten(let path, let reason):
+            "cannot write the backup \(path): \(reason)"
         }
     }
 }

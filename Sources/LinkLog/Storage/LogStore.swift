@@ -21,6 +21,10 @@ public protocol LogStore: AnyObject {
     /// The highest sequence marked for `key`, `nil` when none was.
     func markedSequence(_ key: String) throws -> Int64?
 
+    /// When the backup this database was restored from was taken (UTC milliseconds), the first
+    /// time a writer opens it (`HitTable.backupTakenKey`, which this deletes); `nil` otherwise.
+    func takeBackupMark() throws -> Int64?
+
     /// Makes every commit so far survive a power loss, before the writer hands the journal's space
     /// for them back. SQLite at `synchronous = NORMAL` syncs its WAL only at checkpoints, so it syncs
     /// it here; a database whose commits are durable when they return (PostgreSQL) does nothing.
@@ -39,6 +43,9 @@ extension LogStore {
     }
 
     public var refusedRows: Int { 0 }
+
+    /// None: only SQLite's backups are marked (a `pg_dump` is restored as it was dumped).
+    public func takeBackupMark() throws -> Int64? { nil }
 
     public func makeDurable() throws {}
 }

@@ -26,7 +26,7 @@ final class LogWriterEngine: Sendable {
         self.configuration = configuration
         try FolderCreator.createParent(of: configuration.journalPath)
         journal = try HitJournal(path: configuration.journalPath, sizeBytes: configuration.journalSizeBytes)
-        markerKey = "journal:" + journal.identifier
+        markerKey = LogBatchMarker.journalKeyPrefix + journal.identifier
         start = ContinuousClock.now
         let lock = WriterStateLock(LogWriterState())
         self.lock = lock
@@ -243,7 +243,9 @@ final class LogWriterEngine: Sendable {
                 if let retentionCutoff { recordRetention(deleted: try opened.deleteRows(before: retentionCutoff)) }
                 // Where the database is: what it holds of this journal is never written again (a
                 // commit whose answer was lost, an earlier process's rows).
-                let marked = UInt64(max(0, try opened.markedSequence(markerKey) ?? 0))
+                let mark = try opened.markedSequence(markerKey)
+                if let taken = try opened.takeBackupMark() { noteRestore(takenMilliseconds: taken, mark: mark) }
+                let marked = UInt64(max(0, mark ?? 0))
                 writer.store = opened
                 cycle.discardBatch()
                 journalHeldCompletions(&writer)
@@ -605,6 +607,28 @@ final class LogWriterEngine: Sendable {
             metadata["journal"] = "\(journal.path)"
             logger.error("cannot write the hit log database; records wait in the journal while the writer retries", metadata: metadata)
         }
+    }
+
+    /// Says, once, how a database restored from a backup meets this journal. Nothing is written
+    /// twice or skipped either way: the copy's mark says which of this journal's records it holds
+    /// (none, without one), and the writer goes on from there or from the journal's start, the
+    /// later of the two. What the journal handed back after the backup (its rows were in the
+    /// database the copy replaced) is in neither, and the notice counts it.
+    private func noteRestore(takenMilliseconds: Int64, mark: Int64?) {
+        let held = UInt64(max(0, mark ?? 0))
+        let start = journal.start.sequence
+        var metadata = databaseMetadata
+        metadata["journal"] = "\(journal.path)"
+        metadata["backupTakenAt"] = "\(UTCCalendar.timestampText(milliseconds: takenMilliseconds))"
+        var message = "the hit log was restored from a backup; "
+        message += mark == nil ? "it holds none of this journal's records" : "it holds this journal's records up to #\(held)"
+        if start > held {
+            message +=
+                "; #\(held + 1)–#\(start) went into the database it replaced and the journal no longer has them:"
+                + " up to \(start - held) rows logged since the backup are not in the log"
+        }
+        message += "; the journal's records from #\(max(start, held) + 1) on are written now"
+        logger.notice("\(message)", metadata: metadata)
     }
 
     private func recordRetention(deleted: Int) {
