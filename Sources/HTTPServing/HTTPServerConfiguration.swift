@@ -61,7 +61,7 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         minimumBodyBytesPerSecond: Int = 1024,
         connectionMemoryLimit: Int = 16 * 1024,
         maximumBodySize: Int = 64 * 1024,
-        listenBacklog: Int = 511,
+        listenBacklog: Int = 4096,
         shutdownGraceSeconds: Double = 10,
         drainSeconds: Double = 1,
         inheritedListener: Int32? = nil,
