@@ -122,9 +122,9 @@ struct DashboardPageTests {
     /// The kind cell of every row of the last-hits table.
     static func kindsOfLastHits(_ html: String) -> [String] {
         html.components(separatedBy: "<td class=\"kind\">").dropFirst().map { cell in
-            // `<span title="…">kind</span>` or `<details title="…"><summary>kind</summary>`; a title
-            // holds no `">`, as its quotes are escaped.
-            let opened = cell.hasPrefix("<details") ? cell.components(separatedBy: "<summary>")[1] : cell.components(separatedBy: "\">")[1]
+            // `<span title="…"><bdi>kind</bdi></span>` or `<details title="…"><summary><bdi>kind…`;
+            // a title holds no `<`, as it is escaped.
+            let opened = cell.components(separatedBy: "<bdi>")[1]
             return String(opened.prefix { $0 != "<" })
         }
     }
@@ -261,5 +261,33 @@ struct DashboardPageTests {
         let german = fixture.page(language: "de").html
         let shares = german.components(separatedBy: "<span class=\"share\">").dropFirst().map { $0.prefix { $0 != "<" } }
         #expect(shares.count == 7 && shares.allSatisfy { $0.contains(",") && $0.hasSuffix(" %") }, "\(shares)")
+    }
+
+    /// A bidi control in a logged value (U+202E, U+2066–2069) must not reorder what follows it in
+    /// the dashboard: every value is rendered inside `<bdi>`, which isolates it (HTML's bdi element).
+    @Test func bidiControlsInLoggedValuesStayInsideTheirCell() throws {
+        let harness = try AdminHarness(listening: false)
+        defer { harness.stop() }
+        // U+202E RIGHT-TO-LEFT OVERRIDE, U+2066–U+2069 the isolates, percent-encoded in the URL.
+        let controls = ["%E2%80%AE", "%E2%81%A6", "%E2%81%A7", "%E2%81%A8", "%E2%81%A9"]
+        for control in controls {
+            let value = "a\(control)b"
+            _ = try harness.visit(
+                "/addfriend?code=BIDI1234&utm_campaign=\(value)&utm_source=\(value)&utm_medium=\(value)",
+                headers: [("Referer", "https://x.example/a\u{202E}b"), ("User-Agent", "agent a\u{2067}b")])
+            _ = try harness.visit("/nothing-\(value)")
+        }
+        try harness.waitForRows(2 * controls.count)
+        let page = try harness.admin("/?kind=all&since=1d")
+        #expect(page.status == 200)
+        var html = page.text
+        #expect(html.contains("\u{202E}") && html.contains("\u{2067}"), "the values are not on the page at all")
+        // Left once every isolated value and every attribute is taken out: nothing.
+        for pattern in [#"<bdi>[^<]*</bdi>"#, #"title="[^"]*""#, #"value="[^"]*""#] {
+            html = html.replacingOccurrences(of: pattern, with: "", options: .regularExpression)
+        }
+        for scalar in ["\u{202E}", "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}"] {
+            #expect(!html.contains(scalar), "U+\(String(scalar.unicodeScalars.first!.value, radix: 16, uppercase: true)) outside <bdi>")
+        }
     }
 }

@@ -28,6 +28,19 @@ struct IngestEndpoints: Sendable {
         }
     }
 
+    /// A report for a host no site serves: its JSON problem, a 405 for a method other than POST
+    /// first (as for a known host), nothing logged. The host is not echoed back.
+    func refuseUnknownHost(_ request: HTTPRequest, endpoint: PublicEndpoint) -> AnnotatedResponse<ServedRequest> {
+        let path = endpoint == .opens ? PublicEndpoint.opensPath : PublicEndpoint.eventsPath
+        let problem =
+            request.method == "POST"
+            ? HTTPProblem.notFound("this server has no site for the requested host, so it takes no reports for it") : .methodNotAllowed(path)
+        var served = ServedRequest(endpoint: endpoint, kind: .unknownHost)
+        served.logged = false
+        served.rejection = problem.code
+        return AnnotatedResponse(problem.response(commonHeaders: commonHeaders), annotation: served)
+    }
+
     private func open(_ request: HTTPRequest, site: SiteConfiguration, served: inout ServedRequest) -> Result<HTTPResponse, HTTPProblem> {
         guard keys.isEnabled(forSite: site.id) else {
             return .failure(.notFound("app opens are off for site \(site.id): the server has no ingest key for it (\(IngestKeys.variable(forSite: site.id)))"))

@@ -66,8 +66,11 @@ final class LinkhostResponder: HTTPResponder {
 
     /// Answers `request`, whose path names `endpoint` (decided once by the caller).
     func respond(to request: HTTPRequest, endpoint: PublicEndpoint) -> AnnotatedResponse<ServedRequest> {
-        if endpoint.isReport, let site = directory.site(forHost: request.hostName) {
-            return ingest.respond(to: request, endpoint: endpoint, site: site)
+        if endpoint.isReport {
+            if let site = directory.site(forHost: request.hostName) { return ingest.respond(to: request, endpoint: endpoint, site: site) }
+            // An app or a page sends reports and reads the JSON problem: so for a host no site
+            // serves too, never this server's plain pages (RFC 9457 problem details).
+            return ingest.refuseUnknownHost(request, endpoint: endpoint)
         }
         guard request.method == "GET" || request.method == "HEAD" else {
             return AnnotatedResponse(HTTPResponse(methodNotAllowed), annotation: ServedRequest(endpoint: endpoint, kind: .methodNotAllowed))

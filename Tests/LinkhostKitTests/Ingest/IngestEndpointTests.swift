@@ -125,6 +125,8 @@ struct IngestEndpointTests {
         add("broken link", 422, try open(client, #"{"url": "https://rowhni.com/addfriend"}"#))
         add("opens off", 404, try open(client, valid, host: "forums.somethingawful.com"))
         add("GET", 405, try client.request("GET", "/v1/opens", host: "rowhni.com"))
+        add("unknown host", 404, try open(client, valid, host: "unknown.example"))
+        add("GET on an unknown host", 405, try client.request("GET", "/v1/events", host: "unknown.example"))
         add(
             "unknown event", 422,
             try client.request(
