@@ -7,6 +7,16 @@ public protocol HTTPResponder: Sendable {
     associatedtype Annotation: Sendable = Void
 
     func respond(to request: HTTPRequest) -> AnnotatedResponse<Annotation>
+
+    /// An answer for a request that declares a body, given before the body is read (the request
+    /// has its head only); `nil` reads the body and calls `respond(to:)`. The server sends it with
+    /// `Connection: close` and reads nothing more: a refusal that needs only the head (a missing
+    /// credential) then costs the server no body from a client that may be trickling one.
+    func refusal(beforeBodyOf request: HTTPRequest) -> HTTPResponse?
+}
+
+extension HTTPResponder {
+    public func refusal(beforeBodyOf request: HTTPRequest) -> HTTPResponse? { nil }
 }
 
 /// A responder made from a closure, handy for tests and small tools; it annotates nothing.

@@ -24,6 +24,8 @@ public final class HTTPServer: Sendable {
     let answer: @Sendable (HTTPRequest) -> (HTTPResponse, ExchangeCompletion?)
     /// Reports an exchange the server answered itself (a body over the limit), with no annotation.
     let completeUnanswered: ExchangeCompletion?
+    /// The responder's answer before a declared body is read (`HTTPResponder.refusal(beforeBodyOf:)`).
+    let refuseBeforeBody: @Sendable (HTTPRequest) -> HTTPResponse?
     let logger: Logger
 
     /// In flight, sent, cut short and open connections, kept by the callbacks.
@@ -76,19 +78,22 @@ public final class HTTPServer: Sendable {
                     let annotation = answered.annotation
                     return (answered.response, { exchange in completionObserver(exchange, annotation) })
                 },
-                completeUnanswered: { exchange in completionObserver(exchange, nil) })
+                completeUnanswered: { exchange in completionObserver(exchange, nil) }, refuseBeforeBody: { responder.refusal(beforeBodyOf: $0) })
         } else {
             self.init(
                 configuration: configuration, logger: logger, counters: counters,
-                answer: { request in (responder.respond(to: request).response, nil) }, completeUnanswered: nil)
+                answer: { request in (responder.respond(to: request).response, nil) }, completeUnanswered: nil,
+                refuseBeforeBody: { responder.refusal(beforeBodyOf: $0) })
         }
     }
 
     @usableFromInline
     init(
         configuration: HTTPServerConfiguration, logger: Logger, counters: HTTPServerCounters,
-        answer: @escaping @Sendable (HTTPRequest) -> (HTTPResponse, ExchangeCompletion?), completeUnanswered: ExchangeCompletion?
+        answer: @escaping @Sendable (HTTPRequest) -> (HTTPResponse, ExchangeCompletion?), completeUnanswered: ExchangeCompletion?,
+        refuseBeforeBody: @escaping @Sendable (HTTPRequest) -> HTTPResponse?
     ) {
+        self.refuseBeforeBody = refuseBeforeBody
         self.configuration = configuration
         self.logger = logger
         self.counters = counters

@@ -105,6 +105,14 @@ enum MHDCallbacks {
                 return respond(server, connection, exchange, method: method, version: version, refusal: .malformed(fault))
             case .refuseTooLarge:
                 return respond(server, connection, exchange, method: method, version: version, refusal: .tooLarge)
+            case .readBody where (declaredLength ?? 0) > 0 || head.framing.hasTransferEncoding:
+                // A body is coming: the responder may refuse from the head alone, before a byte of
+                // it is read. Answered from this first call, libmicrohttpd closes the connection
+                // after the answer, which is what a refusal wants.
+                if let early = server.refuseBeforeBody(request(server, connection, exchange, method: method, version: version)) {
+                    return respond(server, connection, exchange, method: method, version: version, refusal: .beforeBody(early))
+                }
+                return MHD_Result.YES
             case .readBody:
                 // Answer on a later call, once libmicrohttpd has read the (possibly empty) body: a
                 // response queued from this first call makes libmicrohttpd 0.9.75 close the
@@ -188,19 +196,18 @@ enum MHDCallbacks {
         version: UnsafePointer<CChar>?,
         refusal: Refusal?
     ) -> MHD_Result {
-        let peer = peerAddress(of: connection)
-        let proxies = server.configuration.trustedProxies
-        let request = HTTPRequest(
-            method: method.map(text(of:)) ?? "GET",
-            target: exchange.target,
-            version: version.map(text(of:)) ?? "HTTP/1.1",
-            headers: exchange.headers,
-            clientAddress: proxies.isEmpty ? peer : proxies.clientAddress(peer: peer, headers: exchange.headers),
-            body: exchange.takeBody()
-        )
+        let request = request(server, connection, exchange, method: method, version: version)
         let response: HTTPResponse
         let completion: HTTPServer.ExchangeCompletion?
+        // While a stop drains, every answer closes its connection after it: the client learns to
+        // go elsewhere (or to the next process) without a request lost in between. So does an
+        // answer before the body: the body is never read.
+        var closing = server.isDraining
         switch refusal {
+        case .beforeBody(let early):
+            response = early
+            completion = server.completeUnanswered
+            closing = true
         case .tooLarge:
             response = payloadTooLarge(server, request)
             completion = server.completeUnanswered
@@ -214,15 +221,28 @@ enum MHDCallbacks {
         let isHead = request.method == "HEAD"
         exchange.answered(request, status: response.status, bodySize: isHead ? 0 : response.body.count, completion: completion)
         exchange.connectionEntry?.enter(.responding, at: 0)
-        // While a stop drains, every answer closes its connection after it: the client learns to
-        // go elsewhere (or to the next process) without a request lost in between.
-        let closing = server.isDraining
         if isHead, let stream = response.stream {
             // No body goes out for HEAD: the stream is never read, so it is closed now.
             stream.finish()
             return ResponseBuilder.queue(HTTPResponse(status: response.status, headers: response.headers), on: connection, closing: closing)
         }
         return ResponseBuilder.queue(response, on: connection, closing: closing)
+    }
+
+    /// The request as the responder sees it, with the body read so far (all of it once it ended).
+    private static func request(
+        _ server: HTTPServer, _ connection: OpaquePointer, _ exchange: ExchangeState, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?
+    ) -> HTTPRequest {
+        let peer = peerAddress(of: connection)
+        let proxies = server.configuration.trustedProxies
+        return HTTPRequest(
+            method: method.map(text(of:)) ?? "GET",
+            target: exchange.target,
+            version: version.map(text(of:)) ?? "HTTP/1.1",
+            headers: exchange.headers,
+            clientAddress: proxies.isEmpty ? peer : proxies.clientAddress(peer: peer, headers: exchange.headers),
+            body: exchange.takeBody()
+        )
     }
 
     /// The connection's peer address as text, written once per connection (every request of a
@@ -263,6 +283,8 @@ enum MHDCallbacks {
     private enum Refusal {
         case tooLarge
         case malformed(HeadFault)
+        /// The responder's answer from the head alone, before the body.
+        case beforeBody(HTTPResponse)
     }
 
     /// The header fields of a head, with what the framing checks need to know about them.

@@ -41,12 +41,19 @@ struct IngestEndpoints: Sendable {
         return AnnotatedResponse(problem.response(commonHeaders: commonHeaders), annotation: served)
     }
 
-    private func open(_ request: HTTPRequest, site: SiteConfiguration, served: inout ServedRequest) -> Result<HTTPResponse, HTTPProblem> {
+    /// Why an app-open report is refused from its head alone (opens off, not POST, no or a wrong
+    /// key), checked before its body is read and again when it is answered.
+    func openRefusedByHead(_ request: HTTPRequest, site: SiteConfiguration) -> HTTPProblem? {
         guard keys.isEnabled(forSite: site.id) else {
-            return .failure(.notFound("app opens are off for site \(site.id): the server has no ingest key for it (\(IngestKeys.variable(forSite: site.id)))"))
+            return .notFound("app opens are off for site \(site.id): the server has no ingest key for it (\(IngestKeys.variable(forSite: site.id)))")
         }
-        guard request.method == "POST" else { return .failure(.methodNotAllowed(PublicEndpoint.opensPath)) }
-        guard keys.accepts(request.headers["Authorization"], forSite: site.id) else { return .failure(.unauthorized) }
+        guard request.method == "POST" else { return .methodNotAllowed(PublicEndpoint.opensPath) }
+        guard keys.accepts(request.headers["Authorization"], forSite: site.id) else { return .unauthorized }
+        return nil
+    }
+
+    private func open(_ request: HTTPRequest, site: SiteConfiguration, served: inout ServedRequest) -> Result<HTTPResponse, HTTPProblem> {
+        if let problem = openRefusedByHead(request, site: site) { return .failure(problem) }
         if case .failure(let problem) = checkRate(request, site: site) { return .failure(problem) }
         if let problem = Self.checkMediaType(request, accepted: ["application/json"]) { return .failure(problem) }
         let now = LogRecord.currentTimeMilliseconds()

@@ -20,4 +20,12 @@ struct ServingSetResponder: HTTPResponder {
         }
         return besideHTTPS ? set.plainResponder.respond(to: request) : set.responder.respond(to: request)
     }
+
+    /// Reports over plain HTTP beside HTTPS are refused whole by `RedirectingResponder` (after
+    /// their small body); elsewhere the set's responder decides from the head.
+    func refusal(beforeBodyOf request: HTTPRequest) -> HTTPResponse? {
+        guard redirect == nil else { return nil }
+        let set = slot.set
+        return besideHTTPS ? set.plainResponder.refusal(beforeBodyOf: request) : set.responder.refusal(beforeBodyOf: request)
+    }
 }

@@ -64,6 +64,15 @@ final class LinkhostResponder: HTTPResponder {
         respond(to: request, endpoint: PublicEndpoint(path: request.path))
     }
 
+    /// An app-open report refused from its head (no or a wrong key, opens off) is answered before
+    /// its body is read: an unauthenticated client cannot make the server read, or wait for, a body.
+    func refusal(beforeBodyOf request: HTTPRequest) -> HTTPResponse? {
+        guard PublicEndpoint(path: request.path) == .opens, let site = directory.site(forHost: request.hostName),
+            let problem = ingest.openRefusedByHead(request, site: site.configuration)
+        else { return nil }
+        return problem.response(commonHeaders: commonHeaders)
+    }
+
     /// Answers `request`, whose path names `endpoint` (decided once by the caller).
     func respond(to request: HTTPRequest, endpoint: PublicEndpoint) -> AnnotatedResponse<ServedRequest> {
         if endpoint.isReport {

@@ -49,6 +49,27 @@ struct IngestEndpointTests {
         return try client.request("POST", "/v1/opens", host: host, headers: headers, body: Array(body.utf8))
     }
 
+    /// A report without its key is refused from the head: the 401 comes before a byte of the body
+    /// is sent, and the connection closes (so a client that would trickle a body holds nothing). A
+    /// report with the key is read whole and answered as usual.
+    @Test func aReportWithoutItsKeyIsRefusedBeforeItsBody() throws {
+        let server = try started(try configuration(), keys: ["rowhni": Self.key], listening: true)
+        defer { server.stop() }
+        let refused = try RawHTTPClient(port: server.port, timeoutSeconds: 5)
+        try refused.send("POST /v1/opens HTTP/1.1\r\nHost: rowhni.com\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n")
+        let answer = try refused.readResponse()
+        #expect(answer.status == 401)
+        #expect(answer.header("Connection") == "close")
+        #expect((try? JSONParser().parse(answer.body))?["error"]?.stringValue == "unauthorized")
+        #expect(refused.isClosedByPeer())
+        let accepted = try RawHTTPClient(port: server.port)
+        let body = #"{"url": "https://rowhni.com/addfriend?code=ABC123"}"#
+        let response = try accepted.request(
+            "POST", "/v1/opens", host: "rowhni.com", headers: [("Content-Type", "application/json"), ("Authorization", "Bearer \(Self.key)")],
+            body: Array(body.utf8))
+        #expect(response.status == 202 || response.status == 200 || response.status == 204, "\(response.status) \(response.text)")
+    }
+
     @Test func anOpenIsRoutedLikeItsPageAndLoggedFromTheReportedURL() throws {
         let server = try started(try configuration())
         let client = server.inProcess
