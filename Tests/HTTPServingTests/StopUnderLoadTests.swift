@@ -69,14 +69,20 @@ struct StopUnderLoadTests {
         let answered = Atomic<Int>(0)
         let unanswered = Atomic<Int>(0)
         let closedByAnswer = Atomic<Int>(0)
+        let connected = Atomic<Int>(0)
+        let unsent = Atomic<Int>(0)
         let clients = DispatchGroup()
         for _ in 0..<16 {
             clients.enter()
             Thread {
                 defer { clients.leave() }
                 guard let client = try? RawHTTPClient(port: port, timeoutSeconds: 10) else { return }
+                connected.add(1, ordering: .relaxed)
                 while true {
-                    guard (try? client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")) != nil else { return }
+                    guard (try? client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")) != nil else {
+                        unsent.add(1, ordering: .relaxed)
+                        return
+                    }
                     guard let response = try? client.readResponse() else {
                         unanswered.add(1, ordering: .relaxed)
                         return
@@ -89,12 +95,15 @@ struct StopUnderLoadTests {
                 }
             }.start()
         }
-        #expect(waitUntil { answered.load(ordering: .relaxed) > 100 * (round + 1) })
+        // Stopped once every client is connected and busy (a thread started late on a loaded
+        // machine would otherwise find the server gone, which is no request cut).
+        #expect(waitUntil { connected.load(ordering: .relaxed) == 16 && answered.load(ordering: .relaxed) > 100 * (round + 1) })
         let stopping = ContinuousClock.now
         server.stop()
         let stopTook = ContinuousClock.now - stopping
         clients.wait()
         #expect(unanswered.load(ordering: .relaxed) == 0)
+        #expect(unsent.load(ordering: .relaxed) == 0)
         #expect(closedByAnswer.load(ordering: .relaxed) == 16)
         #expect(server.statistics.exchangesCutShort == 0)
         #expect(server.statistics.responsesSent == answered.load(ordering: .relaxed))
