@@ -47,9 +47,11 @@ final class ConnectionAcceptor: Sendable {
         self.counters = counters
         self.handOver = handOver
         self.logger = logger
-        let body = "The server holds all the connections it can; try again in a moment.\r\n"
-        let head = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nRetry-After: 1\r\nConnection: close\r\n"
-        refusal = refusesWithResponse ? Array((head + "Content-Length: \(body.utf8.count)\r\n\r\n" + body).utf8) : nil
+        refusal =
+            refusesWithResponse
+            ? ConnectionRegistry.closingAnswer(
+                "503 Service Unavailable", "The server holds all the connections it can; try again in a moment.", extraHeaders: "Retry-After: 1\r\n")
+            : nil
     }
 
     /// Starts the loop on its own thread.
@@ -167,12 +169,8 @@ final class ConnectionAcceptor: Sendable {
         return refused == 0 ? .drained : .refused(refused)
     }
 
-    /// Now on the monotonic clock, in the registry's milliseconds.
-    static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
-    }
+    /// Now on the monotonic clock, in the registry's milliseconds (the workers' clock too).
+    static func now() -> Int64 { ConnectionEntry.milliseconds(ExchangeState.monotonicNow()) }
 }
 
 /// How often the accept loop says it refused connections: at most once per interval, with the count

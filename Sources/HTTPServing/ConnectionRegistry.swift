@@ -58,11 +58,15 @@ package final class ConnectionRegistry: Sendable {
 
     /// What a plain-HTTP connection closed for a late head or body is sent first: nothing of a
     /// response is under way then, so the client learns why (RFC 9110 §15.5.9).
-    package static let requestTimeout: [UInt8] = {
-        let body = "The request did not arrive in time.\r\n"
+    package static let requestTimeout = closingAnswer("408 Request Timeout", "The request did not arrive in time.")
+
+    /// A whole plain-text answer that closes its connection, written to the socket directly where
+    /// libmicrohttpd has nothing under way on it (a timed-out head, a refused connection).
+    static func closingAnswer(_ status: String, _ text: String, extraHeaders: String = "") -> [UInt8] {
+        let body = text + "\r\n"
         return Array(
-            ("HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body).utf8)
-    }()
+            ("HTTP/1.1 \(status)\r\nContent-Type: text/plain\r\n\(extraHeaders)Connection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body).utf8)
+    }
 
     private struct Table {
         var byDescriptor: [Int32: ConnectionEntry] = [:]
