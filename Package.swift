@@ -255,8 +255,8 @@ let package = Package(
         .testTarget(
             name: "LinkhostKitTests",
             dependencies: [
-                "LinkhostKit", "LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL", "OrderedJSON", "HTTPServing", "TestSupport", "AssetLinks", "CDNCheck",
-                "LinkRules", "DevCertificates",
+                "LinkhostKit", "LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL", "LinkLogDatabases", "OrderedJSON", "HTTPServing", "TestSupport",
+                "AssetLinks", "CDNCheck", "LinkRules", "DevCertificates", "AASAKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictness

@@ -23,4 +23,25 @@ public enum LogDatabaseLocator {
         }
         return SQLiteLogDatabase(path: location)
     }
+
+    /// The `LinkWindow` of the SQLite log at `location`, kept beside it in `<file>.links`; `nil` for a
+    /// PostgreSQL log. Decision: the window takes rows in by id, and a fleet's instances draw a
+    /// PostgreSQL log's ids from one sequence but commit them out of order, so a row committed late
+    /// would be skipped; a reload there answers the window's rows with one query, as `check
+    /// --against-log` does. Throws `LogError.databaseMissing` until the log exists.
+    public static func linkWindow(forLogAt location: String) throws -> LinkWindow? {
+        guard PostgreSQLConnectionSettings(url: location) == nil else { return nil }
+        let log = try SQLiteLogDatabase(path: location).openConnection(readOnly: true)
+        let store = try SQLiteConnection(path: linkWindowPath(forLogAt: location))
+        try store.setBusyTimeout(.seconds(5))
+        // Derived data, filled again from the log if lost: WAL with NORMAL syncs only at checkpoints.
+        try store.execute("PRAGMA journal_mode = WAL")
+        try store.execute("PRAGMA synchronous = NORMAL")
+        return try LinkWindow(store: store, log: log)
+    }
+
+    /// Where the SQLite log at `location` keeps its `LinkWindow`.
+    public static func linkWindowPath(forLogAt location: String) -> String {
+        location + ".links"
+    }
 }

@@ -88,8 +88,8 @@ struct TrafficCheckTests {
         let encoded = token.replacingOccurrences(of: ":", with: "%3A")
         let invite = Self.link("/addfriend", "code=\(encoded)&from=qrcode", rule: "addfriend", hits: 3, host: "rowhni.com", site: "rowhni")
         #expect(TrafficCheck.matchableURL(invite, sites: try Self.configuration().sites) == "https://rowhni.com/addfriend?code=TEST123&from=qrcode")
-        #expect(TrafficCheck.isHashedSecret(Substring(token)) && TrafficCheck.isHashedSecret(Substring(encoded)) && TrafficCheck.isHashedSecret("-"))
-        #expect(!TrafficCheck.isHashedSecret("hmac:short") && !TrafficCheck.isHashedSecret("TEST123"))
+        #expect(LinkForm.isHashedSecret(Substring(token)) && LinkForm.isHashedSecret(Substring(encoded)) && LinkForm.isHashedSecret("-"))
+        #expect(!LinkForm.isHashedSecret("hmac:short") && !LinkForm.isHashedSecret("TEST123"))
         let check = TrafficCheck(
             links: [invite], baseline: try Self.configuration(), new: try Self.configuration(removing: ["addfriend"], siteIndex: 0))
         #expect(check.stopping.map(\.example) == ["rowhni.com/addfriend?code=\(encoded)&from=qrcode"])

@@ -17,6 +17,10 @@ public struct LoggedLink: Sendable, Hashable {
     public var rule: String?
     /// How many page views and app opens used it in the window.
     public var hits: Int
+    /// How many distinct links this one stands for: 1, or a `LinkForm`'s links (`LinkWindow`).
+    public var links = 1
+    /// For a form, the first of its links seen, as logged (host, path and query); `nil` for a link.
+    public var example: String?
 
     public init(siteID: String?, host: String, path: String, query: String?, isBeforeQueries: Bool, rule: String?, hits: Int) {
         self.siteID = siteID

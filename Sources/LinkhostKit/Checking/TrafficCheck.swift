@@ -78,8 +78,22 @@ public struct TrafficCheck: Sendable {
         self.stopping = stopping.groups
         self.starting = starting.groups
         self.notCheckable = notCheckable.groups
-        self.links = logged.count
+        self.links = logged.reduce(0) { $0 + $1.links }
         self.hits = logged.reduce(0) { $0 + $1.hits }
+    }
+
+    /// Whether `forms` (`LinkWindow.forms`) answer as their links would: every host whose file
+    /// changes has a file under both configs that no digit run decides (`AASAMatcher.isBlindToDigitRuns`).
+    /// Where one does, the links must be answered one by one.
+    public static func formsSuffice(_ forms: [LoggedLink], baseline: LinkhostConfiguration, new: LinkhostConfiguration) -> Bool {
+        var before = SiteMatchers(baseline)
+        var after = SiteMatchers(new)
+        var seen: Set<String> = []
+        for form in forms where seen.insert(form.host).inserted {
+            guard before.site(for: form.host)?.aasa.bytes != after.site(for: form.host)?.aasa.bytes else { continue }
+            guard before.isBlindToDigitRuns(host: form.host), after.isBlindToDigitRuns(host: form.host) else { return false }
+        }
+        return true
     }
 
     /// Whether each of `links` opens the app under the AASA file `configuration` serves for its
@@ -109,7 +123,7 @@ public struct TrafficCheck: Sendable {
         var path = ""
         for (index, segment) in link.path.split(separator: "/", omittingEmptySubsequences: false).enumerated() {
             if index > 0 { path += "/" }
-            if index > 0, Self.isHashedSecret(segment) {
+            if index > 0, LinkForm.isHashedSecret(segment) {
                 path += (pathTypes.isEmpty ? ParameterType.inviteCode : pathTypes.removeFirst()).sampleValue
             } else {
                 path += segment
@@ -119,30 +133,13 @@ public struct TrafficCheck: Sendable {
         guard let query = link.query else { return url }
         let secretTypes = rules.flatMap(\.parameters).filter { $0.isSecret && $0.location == .query }
         let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
-            guard let equals = item.firstIndex(of: "="), Self.isHashedSecret(item[item.index(after: equals)...]) else { return String(item) }
+            guard let equals = item.firstIndex(of: "="), LinkForm.isHashedSecret(item[item.index(after: equals)...]) else { return String(item) }
             let name = item[..<equals]
             guard let parameter = secretTypes.first(where: { $0.name == name }) else { return String(item) }
             return name + "=" + (parameter.type ?? .inviteCode).sampleValue
         }
         url += "?" + items.joined(separator: "&")
         return url
-    }
-
-    /// A value the log wrote in place of a secret: a `SecretHasher` token, as written or
-    /// percent-encoded, or `-` (the log had no key).
-    package static func isHashedSecret(_ text: Substring) -> Bool {
-        if text == "-" { return true }
-        let prefix = SecretHasher.tokenPrefix
-        let encodedPrefix = "hmac%3A"
-        let rest: Substring
-        if text.hasPrefix(prefix) {
-            rest = text.dropFirst(prefix.count)
-        } else if text.uppercased().hasPrefix(encodedPrefix.uppercased()) {
-            rest = text.dropFirst(encodedPrefix.count)
-        } else {
-            return false
-        }
-        return rest.count == 16 && rest.allSatisfy(\.isHexDigit)
     }
 
     /// `--json`: the counts and the three lists.
@@ -224,13 +221,22 @@ private struct SiteMatchers {
         return found
     }
 
-    /// Whether `url` opens an app under the file the host's site serves (no site or no readable
-    /// file: it does not). With `pathOnly`, `nil` when the path alone does not decide.
-    mutating func opensApp(_ url: AASAURL, host: String, pathOnly: Bool) -> Bool? {
+    /// Whether the host's file cannot tell digit runs apart (no site or no readable file: it cannot).
+    mutating func isBlindToDigitRuns(host: String) -> Bool {
+        matcher(for: host)?.isBlindToDigitRuns ?? true
+    }
+
+    private mutating func matcher(for host: String) -> AASAMatcher? {
         if matchers[host] == nil {
             matchers[host] = site(for: host).flatMap { site in try? AASAMatcher(AASADocument(json: site.aasa.document, byteCount: site.aasa.bytes.count)) }
         }
-        guard let matcher = matchers[host] ?? nil else { return false }
+        return matchers[host] ?? nil
+    }
+
+    /// Whether `url` opens an app under the file the host's site serves (no site or no readable
+    /// file: it does not). With `pathOnly`, `nil` when the path alone does not decide.
+    mutating func opensApp(_ url: AASAURL, host: String, pathOnly: Bool) -> Bool? {
+        guard let matcher = matcher(for: host) else { return false }
         if pathOnly, !matcher.decidesWithoutQuery(url) { return nil }
         // The URL is made on the link's own host, which served the file: no domain to check.
         return matcher.decision(url) == .match
@@ -242,13 +248,13 @@ private struct GroupCounter {
     private(set) var groups: [TrafficCheck.Group] = []
 
     mutating func add(_ link: LoggedLink) {
-        let shown = link.host + link.path + (link.query.map { "?" + $0 } ?? "")
+        let shown = link.example ?? (link.host + link.path + (link.query.map { "?" + $0 } ?? ""))
         if let index = groups.firstIndex(where: { $0.siteID == link.siteID && $0.rule == link.rule }) {
-            groups[index].links += 1
+            groups[index].links += link.links
             groups[index].hits += link.hits
         } else {
             // Links come most used first, so a group's first link is its busiest.
-            groups.append(TrafficCheck.Group(siteID: link.siteID, rule: link.rule, links: 1, hits: link.hits, example: shown))
+            groups.append(TrafficCheck.Group(siteID: link.siteID, rule: link.rule, links: link.links, hits: link.hits, example: shown))
         }
     }
 }

@@ -12,16 +12,25 @@ public struct ReloadLinksCheck: Sendable {
     /// The comparison, `nil` when the log could not be read (`problem` says why).
     public let result: TrafficCheck?
     public let problem: String?
+    /// How many link forms answered for the links (`LinkWindow`), `nil` when the log's rows did.
+    public var forms: Int?
 
     /// Answers the links logged in the last `days` days under `serving` and `requested`; `nil`
-    /// when the check is off or the server keeps no log.
-    static func run(serving: LinkhostConfiguration, requested: LinkhostConfiguration, now: Int64) -> ReloadLinksCheck? {
+    /// when the check is off or the server keeps no log. The window's forms answer when it has them
+    /// and they suffice (`TrafficCheck.formsSuffice`); otherwise the log's rows do.
+    static func run(serving: LinkhostConfiguration, requested: LinkhostConfiguration, now: Int64, window: LinkWindowKeeper?) -> ReloadLinksCheck? {
         let days = serving.server.reload.checkAgainstLogDays
         let log = serving.log
         guard days > 0, log.enabled else { return nil }
+        let since = now - Int64(days) * 86_400_000
+        if let forms = window?.forms(since: since, now: now), TrafficCheck.formsSuffice(forms, baseline: serving, new: requested) {
+            var check = ReloadLinksCheck(days: days, result: TrafficCheck(links: forms, baseline: serving, new: requested), problem: nil)
+            check.forms = forms.count
+            return check
+        }
         do {
             let database = LogDatabaseLocator.database(at: log.databasePath, secretKeyFile: log.secretKeyFile, spoolFile: log.spoolFile)
-            let links = try LogReader(database: database).links(since: now - Int64(days) * 86_400_000, until: nil)
+            let links = try LogReader(database: database).links(since: since, until: nil)
             return ReloadLinksCheck(days: days, result: TrafficCheck(links: links, baseline: serving, new: requested), problem: nil)
         } catch LogError.databaseMissing {
             // Nothing logged yet: nothing can stop opening the app.
@@ -62,6 +71,7 @@ public struct ReloadLinksCheck: Sendable {
                 JSONMember("links", .number(JSONNumber(result.links))),
                 JSONMember("stopping", .array(stopping)),
                 JSONMember("startingLinks", .number(JSONNumber(result.starting.reduce(0) { $0 + $1.links }))),
+                JSONMember("answeredAs", .string(forms.map { "\($0) link forms" } ?? "logged rows")),
             ]
         } else {
             members.append(JSONMember("problem", .string(problem ?? "")))

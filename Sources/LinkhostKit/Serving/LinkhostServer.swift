@@ -36,6 +36,8 @@ public final class LinkhostServer: Sendable {
     /// both apply, in order); the value is the generation of the serving set.
     private let reloading = Mutex<Int>(1)
     private let cdnWatch: CDNWatch
+    /// The SQLite log's links as forms, for a reload's traffic check (`nil` without one).
+    private let linkWindow: LinkWindowKeeper?
     /// What the listeners answer with (the plain one's redirects when HTTPS takes pages) and what they
     /// report finished exchanges to, kept for `answer(_:overTLS:)`.
     private let plainResponder: ServingSetResponder
@@ -71,6 +73,7 @@ public final class LinkhostServer: Sendable {
         let listening = (settings.tls?.plainHTTP == .off ? [] : [plainCounters]) + (settings.tls == nil ? [] : [secureCounters])
         let watch = CDNWatch(logger: logger)
         cdnWatch = watch
+        linkWindow = configuration.log.enabled ? LinkWindowKeeper(logLocation: configuration.log.databasePath, logger: logger) : nil
         let health = HealthReporter(
             listeners: listening, log: hitLogger?.writer, logNotes: hitLogger?.hasherProblem.map { [$0] } ?? [], cdnWatch: watch)
         self.health = health
@@ -195,6 +198,7 @@ public final class LinkhostServer: Sendable {
             throw error
         }
         cdnWatch.restart(with: startConfiguration.server.cdnCheck, targets: CDNTargets.all(in: startConfiguration).targets)
+        linkWindow?.keep(startConfiguration.server.reload.checkAgainstLogDays > 0)
     }
 
     /// Reads the configuration again from `source` and serves it (see `reload(_:)`).
@@ -230,7 +234,8 @@ public final class LinkhostServer: Sendable {
                 // The links people used, under the files served now and under the new ones. The
                 // serving config's settings decide, so a config cannot switch off its own check.
                 let serving = slot.set.configuration
-                linksCheck = ReloadLinksCheck.run(serving: serving, requested: requested, now: LogRecord.currentTimeMilliseconds())
+                linksCheck = ReloadLinksCheck.run(
+                    serving: serving, requested: requested, now: LogRecord.currentTimeMilliseconds(), window: linkWindow)
                 if let linksCheck, linksCheck.stopsAny, serving.server.reload.refuseIfLinksStopOpening {
                     throw ReloadFailure(
                         "\(linksCheck.summary); server.reload.refuseIfLinksStopOpening is true, so the new config is refused",
@@ -274,6 +279,7 @@ public final class LinkhostServer: Sendable {
         health.reloads.record(outcome)
         log(outcome)
         if outcome.succeeded {
+            linkWindow?.keep(configuration.server.reload.checkAgainstLogDays > 0)
             let settings = configuration.server.cdnCheck
             let targets = CDNTargets.all(in: configuration).targets
             if !outcome.changedAASA.isEmpty || settings != cdnWatch.status?.settings || targets.map(\.host) != cdnWatch.targets.map(\.host) {
@@ -324,6 +330,10 @@ public final class LinkhostServer: Sendable {
         hitLogger?.writer.drain(timeout: timeout) ?? true
     }
 
+    /// Whether the link window has caught up with the log once (a reload answers its forms from then
+    /// on); `false` without one.
+    package var linkWindowIsCaughtUp: Bool { linkWindow?.isCaughtUp ?? false }
+
     /// The reloads so far (SIGHUP, `linkhost reload`), for a metrics exporter.
     public var reloadSummary: ReloadSummary { health.reloads.summary }
 
@@ -334,6 +344,7 @@ public final class LinkhostServer: Sendable {
     public func stop() -> LogWriterStatus? {
         health.markDraining()
         cdnWatch.stop()
+        linkWindow?.stop()
         http?.stop()
         https?.stop()
         return hitLogger?.writer.stop(timeout: .seconds(Double(startConfiguration.server.shutdownGraceSeconds) + 5))
