@@ -12,8 +12,10 @@ struct MatchCommand: ParsableCommand {
         discussion: """
             With --config, the URL's host picks the site and its served AASA file, and the fallback page \
             a visitor without the app gets is shown too. With --aasa, any AASA file (every shape, the \
-            oldest included) is read; --domain names the host it was served from. Exit status 0 whatever \
-            the decision, 2 when the URL or the file cannot be used.
+            oldest included) is read; --domain names the host it was served from. A file iOS refuses \
+            whole (over 128 KB, not JSON, not an AASA file) or an entry whose app ID is malformed decides \
+            that nothing opens, and the answer says why. Exit status 0 whatever the decision, 2 when the \
+            URL cannot be used or the file cannot be read (missing, empty).
             """
     )
 

@@ -57,10 +57,6 @@ struct ValidatorTests {
         Case(.entryWithoutRules, .warning, "applinks.details[0]", entry(#""defaults": {"caseSensitive": false}"#)),
         Case(.pathsBesideComponents, .warning, "applinks.details[0].paths", entry(#""components": [{"/": "/a"}], "paths": ["/b"]"#)),
         Case(
-            .pathsBesideComponents, .warning, "applinks.details[0].paths",
-            #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.other", "appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a"}], "paths": ["/a"]}]}}"#
-        ),
-        Case(
             .appInSeveralEntries, .warning, "applinks.details[1]",
             #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.app", "paths": ["/a"]}, {"appID": "ABCDE12345.com.example.app", "paths": ["/b"]}]}}"#),
         Case(.legacyDetailsDictionary, .warning, "applinks.details", #"{"applinks": {"details": {"ABCDE12345.com.example.app": {"paths": ["/a"]}}}}"#),
@@ -142,6 +138,19 @@ struct ValidatorTests {
         let json =
             #"{"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.app", "appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a"}], "paths": ["/a"]}]}}"#
         #expect(AASAValidator().validate(bytes: Array(json.utf8)).findings.isEmpty)
+    }
+
+    /// iOS 12 reads an entry by its `appID` and its `paths`, whatever else the entry holds: AASA015
+    /// (paths no device reads) is only for an entry without `appID`.
+    @Test func anEntryWithAppIDKeepsItsPathsForIOS12() {
+        let alone = #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.app", "components": [{"/": "/a"}], "paths": ["/a"]}]}}"#
+        let codes = AASAValidator().validate(bytes: Array(alone.utf8)).findings.map(\.code)
+        #expect(!codes.contains(.pathsBesideComponents), "\(codes)")
+        // With `appIDs` naming another app, AASA012 says so; the paths still serve iOS 12.
+        let other =
+            #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.other", "appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a"}], "paths": ["/a"]}]}}"#
+        let otherCodes = AASAValidator().validate(bytes: Array(other.utf8)).findings.map(\.code)
+        #expect(otherCodes.contains(.appIDAndAppIDs) && !otherCodes.contains(.pathsBesideComponents), "\(otherCodes)")
     }
 
     @Test func cleanFileHasNoFindings() {

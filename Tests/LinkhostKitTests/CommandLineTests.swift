@@ -372,7 +372,6 @@ struct MatchAndCheckCommandTests {
         (["match", "https://rowhni.com/", "--aasa", "/nonexistent.json"], "--aasa /nonexistent.json: no such file"),
         (["match", "https://rowhni.com/", "--aasa", "Sources"], "--aasa Sources: is a folder, not a file"),
         (["match", "https://rowhni.com/", "--aasa", "/dev/null"], "--aasa /dev/null: the file is empty (0 bytes)"),
-        (["match", "https://rowhni.com/", "--aasa", "Package.swift"], "not valid JSON"),
         (
             ["match", "https://x.example/", "--aasa", "Tests/Fixtures/seed000-aasa.json", "--domain", "a☃.example"],
             #"--domain "a☃.example" is not a valid host name: the label "a☃" holds U+2603"#

@@ -20,6 +20,8 @@ public struct AASADetailsEntry: Sendable, Hashable {
     public let defaults: AASAComponent?
     /// Whether the entry wrote both `appID` and `appIDs`.
     public let hasBothAppIDKeys: Bool
+    /// Whether the entry wrote `appID`: the key iOS 12 reads an entry by (with its `paths`).
+    public let hasLegacyAppID: Bool
     /// Whether the entry is one entry for iOS 12 and for iOS 13+ at once: `appID` with legacy
     /// `paths` (all iOS 12 reads), and `appIDs` listing that app too with `components` (iOS 13+
     /// ignores `paths` beside `components`). Apple describes this at WWDC19 ("What's New in Universal
@@ -28,7 +30,8 @@ public struct AASADetailsEntry: Sendable, Hashable {
 
     public init(
         index: Int, jsonPath: JSONPath = .root, appIDs: [String], appIDPaths: [JSONPath]? = nil, components: [AASAComponent]? = nil,
-        paths: [AASALegacyPath]? = nil, defaults: AASAComponent? = nil, hasBothAppIDKeys: Bool = false, isDualForm: Bool = false
+        paths: [AASALegacyPath]? = nil, defaults: AASAComponent? = nil, hasBothAppIDKeys: Bool = false, isDualForm: Bool = false,
+        hasLegacyAppID: Bool = false
     ) {
         self.index = index
         self.jsonPath = jsonPath
@@ -38,6 +41,7 @@ public struct AASADetailsEntry: Sendable, Hashable {
         self.paths = paths
         self.defaults = defaults
         self.hasBothAppIDKeys = hasBothAppIDKeys
+        self.hasLegacyAppID = hasLegacyAppID || hasBothAppIDKeys
         self.isDualForm = isDualForm
     }
 

@@ -205,7 +205,8 @@ struct AASADocumentReader {
             components != nil && paths != nil && legacyApp.map { app in fields["appIDs"]?.arrayElements?.contains(.string(app)) ?? false } ?? false
         return AASADetailsEntry(
             index: index, jsonPath: path, appIDs: unique, appIDPaths: uniquePaths, components: components, paths: paths,
-            defaults: defaults, hasBothAppIDKeys: fields["appID"] != nil && fields["appIDs"] != nil, isDualForm: isDualForm)
+            defaults: defaults, hasBothAppIDKeys: fields["appID"] != nil && fields["appIDs"] != nil, isDualForm: isDualForm,
+            hasLegacyAppID: fields["appID"] != nil)
     }
 
     // MARK: components and defaults

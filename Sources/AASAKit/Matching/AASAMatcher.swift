@@ -47,6 +47,10 @@ public struct AASAMatcher: Sendable {
         guard let deciding, let detailsIndex = deciding.detailsIndex, let ruleIndex = deciding.ruleIndex, let kind = deciding.ruleKind,
             let entry = considered.first(where: { $0.source.index == detailsIndex })
         else {
+            if let refused = Self.refusedAppDecision(prepared, entries: considered, options: options) {
+                return AASAMatchResult(
+                    url: url, domain: domain, decision: .none, rule: nil, appIDs: [], appDecisions: [], closestRule: nil, explanation: refused)
+            }
             let miss = explainer.explainMiss()
             return AASAMatchResult(
                 url: url, domain: domain, decision: .none, rule: nil, appIDs: [], appDecisions: [],
@@ -78,7 +82,10 @@ public struct AASAMatcher: Sendable {
         var decided = Set<String>()
         var appDecisions: [AASAAppDecision] = []
         for entry in considered {
-            let apps = entry.source.appIDs.filter { !decided.contains($0) && (options.appID == nil || $0 == options.appID) }
+            // An app ID iOS cannot hold (malformed) is no app: its entry opens nothing for it.
+            let apps = entry.source.appIDs.filter {
+                !decided.contains($0) && entry.refusedAppIDs[$0] == nil && (options.appID == nil || $0 == options.appID)
+            }
             guard !apps.isEmpty, let hit = entry.firstDecision(for: prepared) else { continue }
             for app in apps {
                 decided.insert(app)
@@ -89,6 +96,19 @@ public struct AASAMatcher: Sendable {
             }
         }
         return appDecisions
+    }
+
+    /// When no app decided but a rule of an entry whose app IDs are all malformed matches: why nothing
+    /// opens (those IDs name no app a device can have), for `match` to say instead of a plain miss.
+    private static func refusedAppDecision(_ prepared: PreparedURL, entries considered: [CompiledEntry], options: AASAMatchOptions) -> String? {
+        for entry in considered where !entry.refusedAppIDs.isEmpty {
+            let apps = entry.source.appIDs.filter { entry.refusedAppIDs[$0] != nil && (options.appID == nil || $0 == options.appID) }
+            guard let app = apps.first, let hit = entry.firstDecision(for: prepared), !hit.excludes else { continue }
+            let part = hit.kind == .component ? "components" : "paths"
+            return "applinks.details[\(entry.source.index)].\(part)[\(hit.ruleIndex)] matches, but iOS opens nothing through it: "
+                + "\(entry.refusedAppIDs[app] ?? "") (AASA010), so no app a device can have is named; nothing opens"
+        }
+        return nil
     }
 
     /// Why `url` is not a link this file can decide, checked before any rule: a scheme other than

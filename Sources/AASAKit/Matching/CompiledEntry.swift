@@ -8,9 +8,17 @@ struct CompiledEntry: Sendable {
 
     let source: AASADetailsEntry
     let rules: Rules
+    /// The entry's app IDs that are not app IDs at all (`AppIDFormat` calls them malformed), with why:
+    /// no installed app has one, so iOS opens nothing for them.
+    let refusedAppIDs: [String: String]
 
     init(_ entry: AASADetailsEntry, domainDefaults: AASAComponent?, variables: AASASubstitutionVariables) {
         source = entry
+        var refused: [String: String] = [:]
+        for app in entry.appIDs {
+            if case .malformed(let reason) = AppIDFormat.check(app) { refused[app] = reason }
+        }
+        refusedAppIDs = refused
         if let components = entry.components {
             rules = .components(
                 components.map {

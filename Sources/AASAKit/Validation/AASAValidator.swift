@@ -135,11 +135,13 @@ public struct AASAValidator: Sendable {
                         "use \"appIDs\" alone, or complete the form for iOS 12: list the \"appID\" app in \"appIDs\" and give both \"paths\" and \"components\""
                 ))
         }
-        if entry.components != nil, entry.paths != nil, !entry.isDualForm {
+        // An entry with `appID` serves iOS 12 its `paths` (it reads nothing else), whatever else the
+        // entry holds: only an entry without one has paths no device reads.
+        if entry.components != nil, entry.paths != nil, !entry.isDualForm, !entry.hasLegacyAppID {
             findings.append(
                 AASAFinding(
                     .pathsBesideComponents, at: entry.jsonPath.appending("paths"),
-                    "the entry has both \"components\" and legacy \"paths\" without an \"appID\" that \"appIDs\" lists: iOS 13 and later ignore \"paths\" beside \"components\", and iOS 12 reads only entries with \"appID\", so no device reads these paths",
+                    "the entry has both \"components\" and legacy \"paths\" but no \"appID\": iOS 13 and later ignore \"paths\" beside \"components\", and iOS 12 reads only entries with \"appID\", so no device reads these paths",
                     fix:
                         "remove \"paths\", or add \"appID\" (one of the \"appIDs\") to serve iOS 12 from this entry; keep the paths in this entry — in an entry of their own iOS 13 and later would read them too"
                 ))

@@ -42,6 +42,7 @@ public struct LinkExplanation: Sendable {
                 url: url, domain: host, siteID: nil, decision: .none, detailsIndex: nil, componentIndex: nil, ruleKind: nil, appIDs: [],
                 explanation: "no site serves the host \(host), so it has no AASA file here (server.unknownHost is \"404\")", page: nil)
         }
+        if let refusal = fileRefusal(byteCount: site.aasa.bytes.count) { return refused(url, domain: host, siteID: site.id, refusal) }
         let document: AASADocument
         do {
             document = try AASADocument(json: site.aasa.document, byteCount: site.aasa.bytes.count)
@@ -63,10 +64,33 @@ public struct LinkExplanation: Sendable {
     }
 
     /// Explains `url` against an AASA file given as bytes, served from `domain` (if given).
+    ///
+    /// A file a device refuses whole — larger than iOS reads, or not a usable AASA file — decides that
+    /// nothing opens, and the explanation says why (the URL must still be usable: that throws).
     public static func explain(_ url: String, aasa bytes: [UInt8], domain: String?, appID: String? = nil) throws -> LinkExplanation {
-        let document = try AASADocument(bytes: bytes)
-        let result = try AASAMatcher(document).match(url, options: AASAMatchOptions(domain: domain, appID: appID))
+        let parsed = try AASAURL(url)
+        if let refusal = fileRefusal(byteCount: bytes.count) { return refused(url, domain: domain, siteID: nil, refusal) }
+        let document: AASADocument
+        do {
+            document = try AASADocument(bytes: bytes)
+        } catch {
+            return refused(url, domain: domain, siteID: nil, "iOS refuses the file: \(error)")
+        }
+        let result = AASAMatcher(document).match(parsed, options: AASAMatchOptions(domain: domain, appID: appID))
         return LinkExplanation(result, url: url, siteID: nil, page: nil)
+    }
+
+    /// Why iOS refuses a file of `byteCount` bytes (AASA003), `nil` when it reads it.
+    private static func fileRefusal(byteCount: Int) -> String? {
+        guard byteCount > AASAValidator.maximumFileSize else { return nil }
+        return "iOS refuses the file: it is \(byteCount) bytes, and iOS reads AASA files of at most \(AASAValidator.maximumFileSize) bytes (128 KB, AASA003)"
+    }
+
+    /// Nothing opens: the file itself is refused, for `reason`.
+    private static func refused(_ url: String, domain: String?, siteID: String?, _ reason: String) -> LinkExplanation {
+        LinkExplanation(
+            url: url, domain: domain, siteID: siteID, decision: .none, detailsIndex: nil, componentIndex: nil, ruleKind: nil, appIDs: [],
+            explanation: reason + "; nothing opens from it", page: nil)
     }
 
     private init(_ result: AASAMatchResult, url: String, siteID: String?, page: PageOutcome?) {
