@@ -9,10 +9,11 @@ import LinkhostKit
 /// clients, and the last 50 hits, all rendered on the server from the rollups (and the hits for the
 /// last 50), in English or German.
 ///
-/// The top lists and the last hits count one kind of hit, page views unless the form's `kind` says
-/// otherwise (`all` for every kind): a page view also fetches static files, and crawlers fetch the
-/// AASA file, so counting everything would bury the campaigns under rows no person caused. The
-/// totals, the chart and the funnel are per kind already and ignore it.
+/// The top lists count one kind of hit, page views unless the form's `kind` says otherwise (`all`
+/// for every kind): a page view also fetches static files, and crawlers fetch the AASA file, so
+/// counting everything would bury the campaigns under rows no person caused. The last hits are every
+/// kind unless the form names one. The totals, the chart and the funnel are per kind already and
+/// ignore it.
 ///
 /// Every logged value is attacker-controlled, so every one goes through Mustache's HTML escaping
 /// (`{{…}}`) after its control characters are made visible; the one unescaped piece is the chart,
@@ -94,6 +95,7 @@ struct Dashboard: Sendable {
         var query = request.queryItems.filter { !($0.value ?? "").isEmpty && $0.name != "lang" }
         if !query.contains(where: { $0.name == "since" }) { query.append(HTTPQueryItem(name: "since", value: Self.defaultSince)) }
         let kinds = query.filter { $0.name == "kind" }
+        let kindGiven = !kinds.isEmpty
         if kinds.isEmpty {
             query.append(HTTPQueryItem(name: "kind", value: Self.defaultKind))
         } else if kinds.count == 1, let kind = kinds[0].value {
@@ -176,8 +178,11 @@ struct Dashboard: Sendable {
         }
         context["tops"] = tops
 
-        var recentFilter = filter
+        // The last hits are every kind of hit unless the form asks for one: a table titled hits
+        // that showed page views alone hid the AASA fetches and app opens an operator looks for.
+        var recentFilter = kindGiven ? filter : everyKind
         recentFilter.limit = Self.recentRows
+        context["recentKindLabel"] = pages.text("kind_" + (kindGiven ? (kinds.first?.value ?? Self.defaultKind) : Self.everyKind), language)
         context["recent"] = try reader.rows(recentFilter).map { row -> [String: Any] in
             let kind = row.event.map { "\(row.kind) · \($0)" } ?? row.kind
             return [
@@ -188,7 +193,8 @@ struct Dashboard: Sendable {
                 "referrer": row.referrer.map(Self.cell) ?? false, "agent": row.userAgent.map(Self.cell) ?? false,
             ]
         }
-        let exportQuery = query.map { item in
+        // The export is what the table shows: every kind unless the form named one.
+        let exportQuery = query.filter { kindGiven || $0.name != "kind" }.map { item in
             "\(item.name)=\((item.value ?? "").addingPercentEncoding(withAllowedCharacters: Self.queryValueCharacters) ?? "")"
         }.joined(separator: "&")
         context["exportCSV"] = "/api/v1/hits?format=csv&" + exportQuery
@@ -209,14 +215,19 @@ struct Dashboard: Sendable {
             var reason: String
             var bug = false
         }
-        func rows(_ groups: [String: Row]) -> [[String: Any]] {
-            groups.values.sorted { ($0.bug ? 1 : 0, $0.count, $1.key ?? "") > ($1.bug ? 1 : 0, $1.count, $0.key ?? "") }.prefix(Self.bypassRowsPerList).map {
-                row in
+        // A reason most rows of a list share is said once, under the list's title; a row keeps a
+        // reason of its own (a rule the file does not cover) beside it.
+        func list(_ title: String, _ groups: [String: Row]) -> [String: Any] {
+            let shown = groups.values.sorted { ($0.bug ? 1 : 0, $0.count, $1.key ?? "") > ($1.bug ? 1 : 0, $1.count, $0.key ?? "") }.prefix(
+                Self.bypassRowsPerList)
+            let repeated = Dictionary(grouping: shown, by: \.reason).filter { $0.value.count > 1 }.max { $0.value.count < $1.value.count }?.key
+            let rows = shown.map { row -> [String: Any] in
                 [
                     "key": row.key.map(Self.cell) ?? ["text": pages.text("none_value", language), "none": true], "count": grouped(row.count, language),
-                    "reason": row.reason, "bug": row.bug,
+                    "reason": row.reason == repeated ? false : row.reason, "bug": row.bug,
                 ]
             }
+            return ["title": pages.text(title, language), "note": repeated.map { $0 as Any } ?? false, "rows": rows]
         }
         var rules: [String: Row] = [:]
         var apps: [String: Row] = [:]
@@ -243,9 +254,9 @@ struct Dashboard: Sendable {
                 ? "bypass_no_referrer" : siteHosts.contains(host ?? "") ? "bypass_same_domain" : bypass.inApp != nil ? "bypass_in_app" : "bypass_referrer"
             referrers[host ?? "", default: Row(key: host, reason: pages.text(reason, language))].count += link.hits
         }
-        var lists: [[String: Any]] = [["title": pages.text("bypass_by_rule", language), "rows": rows(rules)]]
-        if !apps.isEmpty { lists.append(["title": pages.text("bypass_by_app", language), "rows": rows(apps)]) }
-        lists.append(["title": pages.text("bypass_by_referrer", language), "rows": rows(referrers)])
+        var lists: [[String: Any]] = [list("bypass_by_rule", rules)]
+        if !apps.isEmpty { lists.append(list("bypass_by_app", apps)) }
+        lists.append(list("bypass_by_referrer", referrers))
         return ["total": grouped(total, language), "lists": lists]
     }
 

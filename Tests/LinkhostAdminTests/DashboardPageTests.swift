@@ -94,8 +94,13 @@ struct DashboardPageTests {
         #expect(Set(Dashboard.kindChoices) == Set(HitKind.allCases), "every kind the server logs is offered")
         #expect(select.contains("<option value=\"fallback\" selected>Page views</option>"))
         #expect(select.components(separatedBy: " selected").count == 2, "one choice")
-        #expect(Self.kindsOfLastHits(html) == Array(repeating: "fallback", count: Dashboard.recentRows))
-        #expect(html.contains("/api/v1/hits?format=csv&amp;since=7d&amp;kind=fallback\""), "the export is what the table shows")
+        // The top lists count page views by default; the last hits are every kind unless one is asked for.
+        let newest = fixture.sample.records.suffix(Dashboard.recentRows).map { record in record.event.map { "\(record.kind) · \($0)" } ?? record.kind }
+        #expect(Self.kindsOfLastHits(html).sorted() == newest.sorted())
+        #expect(html.contains("/api/v1/hits?format=csv&amp;since=7d\""), "the export is what the table shows")
+        let views = fixture.page("?kind=fallback").html
+        #expect(Self.kindsOfLastHits(views) == Array(repeating: "fallback", count: Dashboard.recentRows))
+        #expect(views.contains("/api/v1/hits?format=csv&amp;kind=fallback&amp;since=7d\""), "the export is what the table shows")
 
         let opens = fixture.page("?kind=app_open&site=").html
         #expect(opens.contains("<option value=\"app_open\" selected>"))
@@ -104,7 +109,6 @@ struct DashboardPageTests {
         let all = fixture.page("?kind=all").html
         #expect(all.contains("<option value=\"all\" selected>All kinds</option>"))
         // Rows logged in the same millisecond may come in either order: compare the kinds, sorted.
-        let newest = fixture.sample.records.suffix(Dashboard.recentRows).map { record in record.event.map { "\(record.kind) · \($0)" } ?? record.kind }
         #expect(Self.kindsOfLastHits(all).sorted() == newest.sorted())
         #expect(!all.contains("kind=all"), "every kind is no kind filter in the export")
         let german = fixture.page("?kind=aasa", language: "de").html
@@ -147,6 +151,12 @@ struct DashboardPageTests {
         #expect(firstRow.contains("<td class=\"number\">3</td>"))
         // The rest are covered, and the in-app browsers and referrers say why they were shown a page.
         #expect(panel.components(separatedBy: "class=\"bug\"").count == 2, "one rule is a bug")
+        // The reason the covered rules share is said once, under the list's title, not on each row.
+        let byRule = try #require(panel.components(separatedBy: "<h3>").dropFirst().first)
+        let covered = "The AASA file covers these links"
+        #expect(byRule.components(separatedBy: covered).count == 2, "\(byRule)")
+        #expect(byRule.contains("<p class=\"note\">\(covered)"))
+        #expect(byRule.components(separatedBy: "<tr").count > 3, "several covered rules share it")
         #expect(panel.contains("By in-app browser") && panel.contains("facebook") && panel.contains("An in-app browser: it shows links itself"))
         #expect(panel.contains("No referrer: typed or pasted into the browser"))
         #expect(panel.contains("l.instagram.com"))
