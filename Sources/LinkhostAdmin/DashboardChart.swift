@@ -1,6 +1,6 @@
 /// The dashboard's time series as inline SVG, drawn on the server: no script, no external resource,
 /// and every text in it escaped for XML. Colours come from classes in the admin stylesheet (the
-/// page's policy allows no inline style). Each day has a transparent column carrying a `<title>` with
+/// page's policy allows no inline style). Each day has a bar per series, and a transparent column carrying a `<title>` with
 /// its three counts, which browsers show as a tooltip without JavaScript.
 ///
 /// SVG text scales with the drawing, so one drawing cannot be legible on a phone and on a desktop:
@@ -97,16 +97,17 @@ struct DashboardChart {
             out +=
                 "<text class=\"month\" x=\"\(Self.number(textX))\" y=\"\(Self.number(baseline + 33))\" text-anchor=\"\(anchor)\">\(Self.escape(name))</text>"
         }
-        for line in series {
-            let name = Self.escape(line.name)
-            let points = line.counts.enumerated().map { "\(Self.number(x($0.offset))),\(Self.number(y($0.element)))" }.joined(separator: " ")
-            out += "<polyline class=\"series-\(name)\" points=\"\(points)\"/>"
-            // Dots only while they stay apart; a long range is a line.
-            if slot >= 8 {
-                for (index, count) in line.counts.enumerated() {
-                    out += "<circle class=\"dot-\(name)\" cx=\"\(Self.number(x(index)))\" cy=\"\(Self.number(y(count)))\" r=\"3\"/>"
-                }
+        // Bars, the series side by side in each day's slot: a line drawn from a day without traffic to
+        // the next one with some slants across days that had none, so one busy day read as a week.
+        let barWidth = slot * 0.8 / Double(max(series.count, 1))
+        for (position, line) in series.enumerated() {
+            out += "<g class=\"series series-\(Self.escape(line.name))\">"
+            for (index, count) in line.counts.enumerated() where count > 0 {
+                let barX = x(index) - slot * 0.4 + barWidth * Double(position)
+                out +=
+                    "<rect class=\"bar\" x=\"\(Self.number(barX))\" y=\"\(Self.number(y(count)))\" width=\"\(Self.number(barWidth))\" height=\"\(Self.number(baseline - y(count)))\"/>"
             }
+            out += "</g>"
         }
         for index in days.indices {
             let counts = series.map { "\(countText($0.counts[index])) \($0.label)" }.joined(separator: " · ")

@@ -103,7 +103,7 @@ if (charts.length === 1) {
   const cardInner = box(card).width - parseFloat(getComputedStyle(card).paddingLeft) - parseFloat(getComputedStyle(card).paddingRight) - 2;
   const texts = Array.from(chart.querySelectorAll('text'));
   out.chart = {width: round(box(chart).width), height: round(box(chart).height), cardInnerWidth: round(cardInner),
-               lines: chart.querySelectorAll('polyline').length, dayLabels: chart.querySelectorAll('text.day').length,
+               lines: chart.querySelectorAll('g.series').length, dayLabels: chart.querySelectorAll('text.day').length,
                days: chart.querySelectorAll('rect.hover').length,
                smallestText: round(Math.min(...texts.map(t => box(t).height))),
                labelsOverlap: false};
