@@ -115,12 +115,24 @@ struct AndroidPageTests {
         #expect(!response.text.contains("<svg"))
     }
 
-    @Test func aSiteWithoutAnAndroidAppShowsAndroidTheStandardPage() throws {
-        let response = try get("/showthread.php?threadid=456", host: "forums.somethingawful.com", userAgent: UserAgents.android)
+    /// An Android visitor of a site whose app has no Android block: no App Store button and no
+    /// custom-scheme button (neither does anything on Android), but which devices the app is for and
+    /// the link to copy and send there, in both languages; the in-app browsers on Android alike.
+    @Test(arguments: [UserAgents.android, UserAgents.instagramOnAndroid])
+    func aSiteWithoutAnAndroidAppTellsAndroidWhoTheAppIsFor(userAgent: String) throws {
+        let response = try get("/showthread.php?threadid=456", host: "forums.somethingawful.com", userAgent: userAgent, language: "en")
         let page = HTMLProbe(response.text)
-        #expect(page.attribute("href", ofElementWithID: "open-app").map(ViewTokens.removed) == "awful://threads/456")
-        #expect(page.attribute("href", ofElementWithID: "get-app") == "https://apps.apple.com/app/id567936609")
-        #expect(!response.text.contains("intent://"))
+        #expect(page.openingTag(id: "open-app") == nil && page.openingTag(id: "get-app") == nil)
+        #expect(!response.text.contains("apps.apple.com") && !response.text.contains("awful://") && !response.text.contains("intent://"))
+        #expect(response.text.contains("Awful is an app for iPhone and iPad."), "\(response.text)")
+        let copied = try #require(page.attribute("data-copy", ofElementWithID: "copy-link"))
+        #expect(ViewTokens.removed(from: copied) == "https://forums.somethingawful.com/showthread.php?threadid=456")
+        let german = try get("/showthread.php?threadid=456", host: "forums.somethingawful.com", userAgent: userAgent, language: "de")
+        #expect(german.text.contains("Awful ist eine App für iPhone und iPad."))
+        #expect(HTMLProbe(german.text).openingTag(id: "get-app") == nil)
+        // An iPhone on the same link still gets the App Store page.
+        let iPhone = HTMLProbe(try get("/showthread.php?threadid=456", host: "forums.somethingawful.com", userAgent: UserAgents.iPhone).text)
+        #expect(iPhone.attribute("href", ofElementWithID: "get-app") == "https://apps.apple.com/app/id567936609")
     }
 
     /// The page cache keeps the variants apart: the same link alternately from each device.

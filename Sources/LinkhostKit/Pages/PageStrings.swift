@@ -8,7 +8,8 @@ struct PageStrings: Sendable {
     /// Every key a page may use; a strings file lacking one stops the server at start-up.
     static let requiredKeys =
         [
-            "open_in_app", "get_app", "get_app_hint", "get_app_hint_android", "scan_qr", "copy_link", "copied", "copy_hint", "code_label", "continue_on_web",
+            "open_in_app", "get_app", "get_app_hint", "get_app_hint_android", "other_platform", "scan_qr", "copy_link", "copied", "copy_hint", "code_label",
+            "continue_on_web",
             "bad_link_title", "missing_parameter", "malformed_parameter", "repeated_parameter", "wrong_value",
             "unexpected_parameter", "bad_link_hint", "not_found_title", "not_found_text", "not_found_hint", "desktop_hint", "default_noun", "footer",
         ] + ParameterType.allCases.map { "type_\($0.rawValue)" }

@@ -278,6 +278,9 @@ final class SitePages: Sendable {
             } else {
                 values[.openURL] = match.appURL
             }
+        // The iOS app's scheme opens nothing on Android; the link itself is what to carry over.
+        case .otherPlatform:
+            values[.copyValue] = handOff
         // On a computer the code is the way to the app (the custom scheme would do nothing there).
         case .desktop:
             if let (svg, qrLink) = qrCode(match, page: page, token: token) {
@@ -315,7 +318,7 @@ final class SitePages: Sendable {
         values[.heading] = heading
         var text = TextBuilder(capacity: heading.utf8.count + 64)
         values[.documentTitle] = documentTitle(heading, in: &text)
-        if page.variant != .desktop { values[.openURL] = openURL("\(site.app.scheme)://", page: page) }
+        if page.variant == .standard || page.variant == .android { values[.openURL] = openURL("\(site.app.scheme)://", page: page) }
         return values
     }
 
@@ -325,7 +328,7 @@ final class SitePages: Sendable {
         values[.heading] = heading
         var text = TextBuilder(capacity: heading.utf8.count + 64)
         values[.documentTitle] = documentTitle(heading, in: &text)
-        if page.variant != .desktop { values[.openURL] = openURL("\(site.app.scheme)://", page: page) }
+        if page.variant == .standard || page.variant == .android { values[.openURL] = openURL("\(site.app.scheme)://", page: page) }
         return values
     }
 
@@ -346,6 +349,13 @@ final class SitePages: Sendable {
                 "hint": strings.text("get_app_hint_android", language, app),
                 "platform": "android",
             ]
+        } else if page.variant == .otherPlatform {
+            var elsewhere: [String: Any] = ["note": strings.text("other_platform", language, app)]
+            // The link to carry to an iPhone, unless the page's code box already copies it.
+            if values[.copyCode] == nil, let link = values[.copyValue] {
+                elsewhere["copy"] = ["value": link, "label": strings.text("copy_link", language), "copiedLabel": strings.text("copied", language)]
+            }
+            context["elsewhere"] = elsewhere
         } else if let store = site.app.storeURL {
             context["store"] = [
                 "url": store, "label": strings.text("get_app", language, app), "hint": strings.text("get_app_hint", language, app), "platform": "ios",
