@@ -19,6 +19,9 @@ public struct SiteConfiguration: Sendable {
     public var router: LinkRouter
     /// Base URL of the web version, for "continue on the web" (`https://forums.somethingawful.com`).
     public var webBaseURL: String?
+    /// Where the domain's root (`/`) sends visitors (`root`, an http(s) URL such as the app's web
+    /// site); `nil` for the not-found page, as any path no rule serves.
+    public var root: String?
     /// Path of the link-preview image under the public folder (`/static/og/awful.png`).
     public var previewImage: String?
     /// The AASA file served for every host of the site, exactly as it goes on the wire.

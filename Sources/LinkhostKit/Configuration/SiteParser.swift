@@ -5,7 +5,7 @@ import OrderedJSON
 /// Reads one element of `sites`: its id and hosts, app, languages, link rules and AASA file, then
 /// checks that the file and the pages agree.
 struct SiteParser {
-    static let allowedKeys = ["id", "hosts", "app", "languages", "defaultLanguage", "links", "passThrough", "webBaseURL", "previewImage", "aasa", "ingest"]
+    static let allowedKeys = ["id", "hosts", "app", "languages", "defaultLanguage", "links", "passThrough", "webBaseURL", "previewImage", "aasa", "ingest", "root"]
 
     let problems: ConfigurationProblems
     let paths: PathResolver
@@ -44,6 +44,19 @@ struct SiteParser {
                 path.appending("webBaseURL"), "\"\(webBaseURL)\" is not an http(s) base URL",
                 fix: "write scheme and host (and an optional path), e.g. \"https://forums.somethingawful.com\"")
         }
+        let root = site.string("root", fix: "write the URL to send the domain's root to, e.g. \"https://rowhni.app/\"")
+        if let root {
+            if !(root.hasPrefix("https://") || root.hasPrefix("http://")) || root.contains(where: { $0.isWhitespace || $0.isNewline }) {
+                problems.add(
+                    path.appending("root"), "\"\(root)\" is not an http(s) URL",
+                    fix: "write the whole URL with its scheme, e.g. \"https://rowhni.app/\", or leave root out for the not-found page")
+            } else if let rule = rules.first(where: { if case .noRule = LinkRouter(rules: [$0], passThrough: []).route(rawPath: "/", rawQuery: nil) { false } else { true } }) {
+                // The root is a link then: the rule's page, and what the AASA file says about it.
+                problems.add(
+                    path.appending("root"), "rule \"\(rule.name)\" serves \"/\", so the root is one of the site's links",
+                    fix: "leave root out, or change the rule's path")
+            }
+        }
         let previewImage = site.string("previewImage", fix: "write the image's path under static/, e.g. \"/static/og/rowhni.png\"")
         if let previewImage, !previewImage.hasPrefix("/static/") {
             problems.add(
@@ -60,7 +73,7 @@ struct SiteParser {
         }
         let configuration = SiteConfiguration(
             id: id, hosts: hosts.map(\.host), app: app, languages: languages, defaultLanguage: defaultLanguage, router: router,
-            webBaseURL: webBaseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, previewImage: previewImage,
+            webBaseURL: webBaseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, root: root, previewImage: previewImage,
             aasa: aasa.0, assetLinks: app.android.map { Self.assetLinks(for: $0) }, aasaPolicy: aasa.1, ingestRateLimit: rateLimit
         )
         // The file and the pages must agree before anything is served.

@@ -1,6 +1,7 @@
 import HTTPServing
 import LinkLog
 import OrderedJSON
+import PercentCoding
 
 /// Routes every request: the endpoint its path names, method check, health, site by Host, then the
 /// site's own paths. One is built per serving set (see `ServingSet`); it never changes once built.
@@ -107,8 +108,24 @@ final class LinkhostResponder: HTTPResponder {
                 return AnnotatedResponse(HTTPResponse(file), annotation: ServedRequest(endpoint: endpoint, kind: .staticFile, site: site))
             }
             return site.pages.response(for: request, served: ServedRequest(endpoint: endpoint, kind: .notFound, site: site), classes: clientClasses)
+        case .page where request.path == "/" && site.configuration.root != nil:
+            return rootRedirect(request, site: site)
         case .page, .health, .opens, .events:
             return site.pages.response(for: request, served: ServedRequest(endpoint: endpoint, kind: .notFound, site: site), classes: clientClasses)
         }
+    }
+
+    /// `/` on a site with `root`: a 302 to it, the request's query carried along (a campaign's UTM
+    /// values reach the web site). 302 and `no-cache`, so a changed `root` applies at the next visit.
+    private func rootRedirect(_ request: HTTPRequest, site: HostedSite) -> AnnotatedResponse<ServedRequest> {
+        var location = site.configuration.root ?? "/"
+        if let query = request.rawQuery, !query.isEmpty {
+            location += (location.contains("?") ? "&" : "?") + PercentCoding.encode(query, .pathAndQuery)
+        }
+        var headers: HTTPHeaders = ["Location": location, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache"]
+        commonHeaders.apply(to: &headers)
+        return AnnotatedResponse(
+            HTTPResponse(status: 302, headers: headers, body: Array("Found: \(location)\n".utf8)),
+            annotation: ServedRequest(endpoint: .page, kind: .redirect, site: site))
     }
 }
