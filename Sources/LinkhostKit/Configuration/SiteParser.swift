@@ -5,7 +5,9 @@ import OrderedJSON
 /// Reads one element of `sites`: its id and hosts, app, languages, link rules and AASA file, then
 /// checks that the file and the pages agree.
 struct SiteParser {
-    static let allowedKeys = ["id", "hosts", "app", "languages", "defaultLanguage", "links", "passThrough", "webBaseURL", "previewImage", "aasa", "ingest", "root"]
+    static let allowedKeys = [
+        "id", "hosts", "app", "languages", "defaultLanguage", "links", "passThrough", "webBaseURL", "previewImage", "aasa", "ingest", "root",
+    ]
 
     let problems: ConfigurationProblems
     let paths: PathResolver
@@ -50,7 +52,9 @@ struct SiteParser {
                 problems.add(
                     path.appending("root"), "\"\(root)\" is not an http(s) URL",
                     fix: "write the whole URL with its scheme, e.g. \"https://rowhni.app/\", or leave root out for the not-found page")
-            } else if let rule = rules.first(where: { if case .noRule = LinkRouter(rules: [$0], passThrough: []).route(rawPath: "/", rawQuery: nil) { false } else { true } }) {
+            } else if let rule = rules.first(where: {
+                if case .noRule = LinkRouter(rules: [$0], passThrough: []).route(rawPath: "/", rawQuery: nil) { false } else { true }
+            }) {
                 // The root is a link then: the rule's page, and what the AASA file says about it.
                 problems.add(
                     path.appending("root"), "rule \"\(rule.name)\" serves \"/\", so the root is one of the site's links",
