@@ -158,7 +158,7 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
-        // The admin listener: the log API, the dashboard and Prometheus metrics of a running server.
+        // The admin listener: the log API, the dashboard, Prometheus metrics and the health report of a running server.
         .target(
             name: "LinkhostAdmin",
             dependencies: [

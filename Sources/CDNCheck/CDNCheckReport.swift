@@ -1,7 +1,7 @@
 import Foundation
 import OrderedJSON
 
-/// One run of the check over every host: a value that `cdn-check` prints, `/healthz` shows, and a
+/// One run of the check over every host: a value that `cdn-check` prints, the health report shows, and a
 /// metrics exporter can read (`state.metricValue` per host, `checkedAt`, each host's `age`).
 public struct CDNCheckReport: Sendable {
     /// The CDN asked.

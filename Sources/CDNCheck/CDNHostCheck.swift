@@ -69,7 +69,7 @@ public struct CDNHostCheck: Sendable {
         return comparison.isEquivalent ? (.inSync, false, [], nil) : (.differs, false, comparison.differences, nil)
     }
 
-    /// The check as JSON (`cdn-check --json`, `/healthz`).
+    /// The check as JSON (`cdn-check --json`, the health report).
     public var json: JSONValue {
         .object([
             JSONMember("host", .string(host)),

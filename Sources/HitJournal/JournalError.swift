@@ -20,7 +20,7 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notAJournal(let path):
             "\(path) is not a linkhost hit journal; it was left untouched: move it away or set log.journal.path to another file"
         case .otherVersion(let path, let found, let supported):
-            "the hit journal \(path) has format \(found), this linkhost reads format \(supported): start the linkhost that wrote it until its journal is written (`/healthz` shows a backlog of 0), then move the file away"
+            "the hit journal \(path) has format \(found), this linkhost reads format \(supported): start the linkhost that wrote it until its journal is written (its health report shows a backlog of 0: `linkhost probe --details`, or the public `/healthz` of an older build), then move the file away"
         case .io(let path, let operation, let reason):
             "the hit journal \(path): \(operation) failed: \(reason)"
         }

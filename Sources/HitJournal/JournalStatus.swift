@@ -1,4 +1,4 @@
-/// A journal's counters and fill, for the writer's status (`/healthz`, the metrics, the stop line).
+/// A journal's counters and fill, for the writer's status (the health report, the metrics, the stop line).
 public struct JournalStatus: Sendable, Equatable {
     /// The file.
     public var path: String

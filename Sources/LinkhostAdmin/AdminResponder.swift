@@ -1,12 +1,18 @@
 import Foundation
 import HTTPServing
 import LinkhostKit
+import OrderedJSON
 import PercentCoding
 
 /// Routes the admin listener: the login form and logout, the dashboard, its stylesheet, the log
-/// API with its OpenAPI document, and the metrics. Everything but the login form, the stylesheet and the icon
-/// needs a bearer token or a session cookie; without one every path — existing or not, so probing
-/// learns nothing — answers 401 (JSON under `/api/` and `/metrics`, the login page elsewhere).
+/// API with its OpenAPI document, the metrics, and the detailed health report. Everything but the
+/// login form, the stylesheet and the icon needs a bearer token or a session cookie; without one
+/// every path — existing or not, so probing learns nothing — answers 401 (JSON under `/api/`,
+/// `/metrics` and `/healthz`, the login page elsewhere).
+///
+/// Decision: `/healthz` here needs the token like the rest. It names the config file, the log's
+/// database and journal and a refused config's problems; the listener has no unauthenticated
+/// path but the sign-in page's own files, and liveness without a token is the public `/healthz`.
 struct AdminResponder: HTTPResponder {
     let authenticator: AdminAuthenticator
     let pages: AdminPages
@@ -14,6 +20,8 @@ struct AdminResponder: HTTPResponder {
     let dashboard: Dashboard
     let metrics: MetricsPage
     let openAPIDocument: [UInt8]
+    /// The server's detailed health report, read at each request.
+    let healthDetails: @Sendable () -> JSONValue
 
     func respond(to request: HTTPRequest) -> AnnotatedResponse<Void> {
         AnnotatedResponse(route(request), annotation: ())
@@ -47,7 +55,7 @@ struct AdminResponder: HTTPResponder {
         default:
             break
         }
-        let machine = path.hasPrefix("/api/") || path == "/metrics"
+        let machine = path.hasPrefix("/api/") || path == "/metrics" || path == "/healthz"
         guard authenticator.isAuthenticated(request) else {
             authenticator.countRefusal()
             if machine { return HTTPProblem.adminUnauthorized.response() }
@@ -58,6 +66,7 @@ struct AdminResponder: HTTPResponder {
         switch path {
         case "/": return dashboard.response(request)
         case "/metrics": return metrics.response()
+        case "/healthz": return HTTPResponse(status: 200, headers: AdminHeaders.json, body: healthDetails().serialized(.pretty(indent: 2)) + [0x0A])
         case "/api/v1/hits": return api.hits(request)
         case "/api/v1/stats": return api.stats(request)
         case "/api/v1/funnel": return api.funnel(request)

@@ -5,7 +5,7 @@ import LinkLogDatabases
 import LinkhostKit
 import Logging
 
-/// The admin listener: the log API, the dashboard and the metrics of a running `LinkhostServer`, on
+/// The admin listener: the log API, the dashboard, the metrics and the detailed health of a running `LinkhostServer`, on
 /// their own address and port (`server.admin`, loopback by default) — never on the public port,
 /// and the public port never serves them. It runs only when an admin token is configured.
 ///
@@ -49,7 +49,8 @@ public final class AdminServer: Sendable {
         let responder = AdminResponder(
             authenticator: authenticator, pages: pages, api: api,
             dashboard: Dashboard(api: api, pages: pages, siteIDs: configuration.sites.map(\.id), configuration: { server.configuration }),
-            metrics: MetricsPage(metrics: metrics) { MetricsReadings(server: server, authenticator: authenticator) }, openAPIDocument: Array(openAPI))
+            metrics: MetricsPage(metrics: metrics) { MetricsReadings(server: server, authenticator: authenticator) }, openAPIDocument: Array(openAPI),
+            healthDetails: { server.healthDetails })
         var listener = HTTPServerConfiguration(
             address: settings.listenAddress, port: settings.port, threadCount: Self.threadCount, connectionLimit: settings.connectionLimit,
             perAddressConnectionLimit: 0, connectionTimeoutSeconds: settings.connectionTimeoutSeconds, maximumBodySize: 4096,

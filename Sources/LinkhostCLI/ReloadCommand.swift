@@ -13,7 +13,7 @@ struct ReloadCommand: ParsableCommand {
             The server is the one in --pid-file, else in server.pidFile of --config, else the one \
             linkhost serve process on this machine whose config is that file (found in /proc). The \
             server checks the new config as at start; if any check fails it keeps serving the old one. Either way it logs the outcome, \
-            and /healthz shows it under "reload". Exit status: 0 signal sent, 1 no running linkhost to \
+            and linkhost probe --details (the admin listener's /healthz) shows it under "reload". Exit status: 0 signal sent, 1 no running linkhost to \
             signal, 2 no usable pid file.
             """
     )
@@ -54,7 +54,8 @@ struct ReloadCommand: ParsableCommand {
         guard kill(pid, SIGHUP) == 0 else {
             throw CLIFailure.runtime("cannot signal process \(pid): \(String(cString: strerror(errno)))")
         }
-        StandardOutput.write("sent SIGHUP to linkhost (pid \(pid)); it logs whether the new config serves, and /healthz shows it under \"reload\"\n")
+        StandardOutput.write(
+            "sent SIGHUP to linkhost (pid \(pid)); it logs whether the new config serves, and linkhost probe --details shows it under \"reload\"\n")
     }
 }
 

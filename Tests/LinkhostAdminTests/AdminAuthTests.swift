@@ -9,7 +9,8 @@ import Testing
 @Suite("Admin listener: authentication", .ownThread)
 struct AdminAuthTests {
     static let adminPaths = [
-        "/", "/metrics", "/api/v1/hits", "/api/v1/stats?by=rule", "/api/v1/funnel", "/api/v1/openapi.json", "/no-such-page", "/api/v1/nope",
+        "/", "/metrics", "/healthz", "/api/v1/hits", "/api/v1/stats?by=rule", "/api/v1/funnel", "/api/v1/openapi.json", "/no-such-page",
+        "/api/v1/nope",
     ]
 
     static func unauthorizedCount(_ harness: AdminHarness) throws -> Int {
@@ -33,7 +34,7 @@ struct AdminAuthTests {
                 let response = try harness.adminRequest(path, headers: headers)
                 #expect(response.status == 401, "\(path) with \(headers)")
                 refused += 1
-                if path.hasPrefix("/api/") || path == "/metrics" {
+                if path.hasPrefix("/api/") || path == "/metrics" || path == "/healthz" {
                     #expect(response.header("Content-Type") == "application/json")
                     #expect(response.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
                     let body = try JSONParser().parse(response.body)

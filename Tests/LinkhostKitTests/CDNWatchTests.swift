@@ -6,14 +6,15 @@ import TestSupport
 import Testing
 
 /// `server.cdnCheck` in a running server: checked at start and after a reload that changed a file,
-/// reported in `/healthz` and as a value for metrics.
+/// reported in the health report (the admin listener's `/healthz`) and as a value for metrics.
 @Suite("The CDN check of serve", .serialized)
 struct CDNWatchTests {
+    /// The detailed health report, as the admin listener's `/healthz` shows it.
     func health(_ server: LinkhostServer) throws -> JSONValue {
-        try JSONParser().parse(try server.inProcess.request("GET", "/healthz").body)
+        server.healthDetails
     }
 
-    /// Polls `/healthz` until `done` holds for its `cdnCheck` section (a check takes one round of
+    /// Polls the health report until `done` holds for its `cdnCheck` section (a check takes one round of
     /// requests; the time allowed is generous for a loaded machine).
     func waitForCheck(_ server: LinkhostServer, until done: (JSONValue) -> Bool) async throws -> JSONValue? {
         var found: JSONValue?

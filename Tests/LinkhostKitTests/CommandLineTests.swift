@@ -14,9 +14,12 @@ struct CommandLineTests {
         ["serve", "--config", ProjectPaths.shippedConfig, "--host", "127.0.0.1", "--port", "\(port)", "--log-db", folder.path + "/log.sqlite"]
     }
 
-    /// Starts `linkhost serve` on a free port and returns the process and its port.
-    static func serve(logFolder folder: TemporaryDirectory, _ arguments: [String] = []) throws -> (ChildProcess, Int) {
-        let child = try ChildProcess(ProjectPaths.linkhostBinary, serveArguments(logFolder: folder) + arguments)
+    /// Starts `linkhost serve` on a free port and returns the process and its port; `environment`
+    /// replaces this process's when given (`AdminHealth.environment` turns the admin listener on).
+    static func serve(
+        logFolder folder: TemporaryDirectory, _ arguments: [String] = [], environment: [String: String]? = nil
+    ) throws -> (ChildProcess, Int) {
+        let child = try ChildProcess(ProjectPaths.linkhostBinary, serveArguments(logFolder: folder) + arguments, environment: environment)
         guard child.waitForOutput(containing: "listening on http://") else {
             Issue.record("serve did not start: \(child.standardError)")
             throw CancellationError()

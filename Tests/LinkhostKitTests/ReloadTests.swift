@@ -41,13 +41,14 @@ struct ReloadTests {
             config.document.serialized(), source: "config.json", baseDirectory: folder.path, overrides: overrides(logDatabase: logDatabase))
     }
 
+    /// The detailed health report, as the admin listener's `/healthz` shows it.
     func health(_ server: LinkhostServer) throws -> JSONValue {
-        try JSONParser().parse(try server.inProcess.request("GET", "/healthz").body)
+        server.healthDetails
     }
 
     /// Before it swaps a config in, a reload answers the links logged in the last days under the
     /// old and the new AASA files: it says which rules' links would stop opening the app (in its
-    /// outcome and /healthz), and refuses the config for them when told to.
+    /// outcome and the health report), and refuses the config for them when told to.
     @Test func aReloadChecksTheNewFilesAgainstTheLoggedLinks() throws {
         let database = folder.path + "/log.sqlite"
         let server = try LinkhostServer(configuration: try load(try editable(logDatabase: database), logDatabase: database))

@@ -11,19 +11,24 @@ import Testing
 /// only. The soaks of hundreds of thousands of requests are in `SoakBench` (`bash bench/test-runs`).
 @Suite("Robustness", .ownThread, .serialized)
 struct RobustnessTests {
-    /// A `linkhost serve` on a free loopback port with its own log database.
+    /// A `linkhost serve` on a free loopback port with its own log database, and its admin
+    /// listener on another, where its health report is read.
     final class Server: Sendable {
         let child: ChildProcess
         let port: Int
         let database: String
+        let admin: AdminHealth
 
         init(database: String, config: String = ProjectPaths.shippedConfig, extra: [String] = []) throws {
             self.database = database
             child = try ChildProcess(
-                ProjectPaths.linkhostBinary, ["serve", "--config", config, "--host", "127.0.0.1", "--port", "0", "--log-db", database] + extra)
+                ProjectPaths.linkhostBinary,
+                ["serve", "--config", config, "--host", "127.0.0.1", "--port", "0", "--log-db", database] + AdminHealth.serveArguments + extra,
+                environment: AdminHealth.environment)
             guard child.waitForOutput(containing: "listening on http://") else { throw CancellationError() }
             let line = child.standardOutput.split(separator: "\n").first { $0.contains("listening on http://") } ?? ""
             port = Int(line.split(separator: ":").last ?? "") ?? 0
+            admin = try AdminHealth(of: child)
         }
 
         /// Resident memory in kilobytes (VmRSS), 0 if the process is gone.
@@ -33,9 +38,8 @@ struct RobustnessTests {
             return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
         }
 
-        func health() throws -> JSONValue {
-            try JSONParser().parse(try RawHTTPClient(port: port, timeoutSeconds: 30).request("GET", "/healthz").body)
-        }
+        /// The detailed health report (the admin listener's `/healthz`).
+        func health() throws -> JSONValue { try admin.details() }
 
         /// Waits until the log writer has written everything queued (RSS is compared at rest).
         func waitForLogToCatchUp() throws {

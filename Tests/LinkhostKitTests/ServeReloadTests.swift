@@ -20,17 +20,21 @@ struct ServeReloadTests {
         let port: Int
         let pidFile: String
         let database: String
+        /// The admin listener, where the health report is read.
+        let admin: AdminHealth
 
         init(folder: TemporaryDirectory, config: EditableConfig) throws {
             self.folder = folder
             pidFile = folder.path + "/linkhost.pid"
             database = folder.path + "/log.sqlite"
-            child = try ChildProcess(ProjectPaths.linkhostBinary, ["serve", "--config", config.file])
+            child = try ChildProcess(
+                ProjectPaths.linkhostBinary, ["serve", "--config", config.file] + AdminHealth.serveArguments, environment: AdminHealth.environment)
             guard child.waitForOutput(containing: "listening on http://") else {
                 throw StartFailure(description: "serve did not start: \(child.standardError)")
             }
             let line = child.standardOutput.split(separator: "\n").first { $0.contains("listening on http://") } ?? ""
             port = Int(line.split(separator: ":").last ?? "") ?? 0
+            admin = try AdminHealth(of: child)
         }
 
         /// Starts one, waiting on a thread of its own (see `OwnThread`).
@@ -50,9 +54,8 @@ struct ServeReloadTests {
             return config
         }
 
-        func health() throws -> JSONValue {
-            try JSONParser().parse(try RawHTTPClient(port: port, timeoutSeconds: 30).request("GET", "/healthz").body)
-        }
+        /// The detailed health report (the admin listener's `/healthz`).
+        func health() throws -> JSONValue { try admin.details() }
 
         /// SIGTERM, then the exit status.
         func stop() async -> Int32? {
@@ -85,7 +88,8 @@ struct ServeReloadTests {
         var changedAfter: Duration?
         var tagChanged = false
         var pageStatus = 0
-        /// Requests of the test's own (polls and the page), for the row count.
+        /// Requests of the test's own to the public listener (AASA polls and the page), for the row
+        /// count; the health polls go to the admin listener, which logs no row.
         var requests = 0
     }
 
@@ -94,8 +98,7 @@ struct ServeReloadTests {
     static func reloadUnderLoad(server: Served, config: EditableConfig, wrk: ChildProcess, oldTag: String?) throws -> ReloadUnderLoad {
         var result = ReloadUnderLoad()
         try waitUntil {
-            result.requests += 1
-            return try server.health()["http"]?["responsesSent"]?.numberValue?.intValue ?? 0 >= 2_000 || !wrk.isRunning
+            try server.health()["http"]?["responsesSent"]?.numberValue?.intValue ?? 0 >= 2_000 || !wrk.isRunning
         }
         try config.write()
         result.command = try ChildProcess.run(ProjectPaths.linkhostBinary, ["reload", "--config", config.file])
@@ -177,7 +180,6 @@ struct ServeReloadTests {
         #expect(!report.contains("Non-2xx or 3xx responses"), "wrk saw failed answers:\n\(report)")
 
         let health = try server.health()
-        requestsOfOurs += 1
         #expect(health["reload"]?["last"]?["result"] == "ok")
         #expect(health["reload"]?["last"]?["changedAASA"] == ["rowhni"])
 
@@ -222,6 +224,29 @@ struct ServeReloadTests {
         #expect(health["status"] == "degraded")
         #expect(health["reload"]?["generation"] == 1)
         #expect(health["reload"]?["last"]?["problems"]?.arrayElements?.first?["path"] == "sites[0].links[2].path")
+        // The public /healthz says the status and nothing else: not the config's path, nor the
+        // problem. The admin listener's has both, and only with the token.
+        let published = try client.request("GET", "/healthz", host: "rowhni.com")
+        #expect(published.status == 200)
+        #expect(try JSONParser().parse(published.body) == .object([JSONMember("status", "degraded")]), "\(published.text)")
+        for detail in [folder.path, "sites[0].links[2].path", "joinevent", "not a usable path", "log.sqlite"] {
+            #expect(!published.text.contains(detail), "the public /healthz shows \(detail)")
+        }
+        let details = try server.admin.response()
+        #expect(details.status == 200)
+        #expect(details.text.contains(config.file) && details.text.contains("is not a usable path"), "\(details.text)")
+        let refusal = try server.admin.response(token: nil)
+        #expect(refusal.status == 401)
+        #expect(!refusal.text.contains(folder.path))
+        // `linkhost probe --details` shows the refused reload's problem; plain `probe` still succeeds.
+        let probe = try ChildProcess.run(
+            ProjectPaths.linkhostBinary, ["probe", "--details", "http://127.0.0.1:\(server.admin.port)/healthz"], environment: AdminHealth.environment)
+        #expect(probe.status == 0, "\(probe.error)")
+        #expect(probe.output.hasPrefix("status: degraded\n"), "\(probe.output)")
+        #expect(probe.output.contains("      - path: sites[0].links[2].path\n"), "\(probe.output)")
+        #expect(probe.output.contains("    result: failed\n"), "\(probe.output)")
+        let status = try ChildProcess.run(ProjectPaths.linkhostBinary, ["probe", "http://127.0.0.1:\(server.port)/healthz"])
+        #expect(status.status == 0 && status.output == "200\n", "\(status.error)")
         let after = try client.request("GET", Self.aasaPath, host: "rowhni.com")
         #expect(after.status == 200)
         #expect(after.body == before.body)

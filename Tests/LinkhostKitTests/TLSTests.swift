@@ -96,6 +96,9 @@ struct TLSTests {
         // Without the CA, curl refuses: the certificate really is checked.
         let untrusted = try curl(["--resolve", "rowhni.com:\(port):127.0.0.1", "https://rowhni.com:\(port)/healthz"])
         #expect(untrusted.status != 0)
+        // Over HTTPS too, the public /healthz is the status alone.
+        let health = try curl(["--cacert", ca, "--resolve", "rowhni.com:\(port):127.0.0.1", "https://rowhni.com:\(port)/healthz"])
+        #expect(health.output == "{\n  \"status\": \"ok\"\n}\n", "\(health.output)")
     }
 
     @Test func plainHTTPRedirectsPagesButNeverTheAASA() throws {
@@ -116,6 +119,7 @@ struct TLSTests {
         let health = try RawHTTPClient(port: server.port).request("GET", "/healthz", host: "rowhni.com")
         #expect(health.status == 200)
         #expect(health.header("Strict-Transport-Security") == nil)
+        #expect(health.text == "{\n  \"status\": \"ok\"\n}\n", "\(health.text)")
         let unknown = try RawHTTPClient(port: server.port).request("GET", "/.well-known/apple-app-site-association", host: "nowhere.example")
         #expect(unknown.header("Strict-Transport-Security") == nil)
         // A forged Host that only reaches a site through the default cannot choose the target.

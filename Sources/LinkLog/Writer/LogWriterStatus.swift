@@ -1,6 +1,6 @@
 import HitJournal
 
-/// A snapshot of a `LogWriter`'s counters and health, for `/healthz`, the metrics and the stop line.
+/// A snapshot of a `LogWriter`'s counters and health, for the health report, the metrics and the stop line.
 /// Every appended record is in the database (`written`, or `cutShort`, which leave no row), in the
 /// journal waiting (`pending`), or was never taken (`dropped`).
 public struct LogWriterStatus: Sendable, Equatable, CustomStringConvertible {

@@ -1,7 +1,7 @@
 import CDNCheck
 
 /// The `server.cdnCheck` object: how often `serve` compares Apple's CDN copy of each host's AASA
-/// file with the file it serves (the result is in `/healthz`).
+/// file with the file it serves (the result is in the health report).
 public struct CDNCheckSettings: Sendable, Equatable {
     /// Hours between checks (fractions allowed); the first check runs at start, and again after a
     /// reload that changed what is served.

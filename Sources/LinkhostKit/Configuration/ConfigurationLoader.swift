@@ -39,6 +39,24 @@ public enum ConfigurationLoader {
         return PathResolver(baseDirectory: URL(fileURLWithPath: path).deletingLastPathComponent().path).resolve(text)
     }
 
+    /// Only `server.admin` of the config at `path` (absolute): where the admin listener listens,
+    /// whether over HTTPS, and its token file, read without the other checks — what `linkhost probe
+    /// --details` needs, whose answer matters most when the file on disk is a config a reload refused.
+    public static func adminSettings(inConfigAt path: String) throws(ConfigurationError) -> AdminSettings {
+        let document = try ConfigurationFile.document(from: try ConfigurationFile.bytes(at: path), source: path)
+        guard let server = document["server"], let keys = server.objectMembers?.map(\.key) else { return .defaults }
+        let problems = ConfigurationProblems()
+        // Every key of `server` is allowed here: the other settings are the server's to judge.
+        guard
+            let reader = ConfigObjectReader(
+                server, at: JSONPath.root.appending("server"), problems: problems, what: "the server settings", allowedKeys: keys)
+        else { return .defaults }
+        let paths = PathResolver(baseDirectory: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        let settings = AdminSectionParser(problems: problems, paths: paths).read(reader)
+        guard problems.isEmpty else { throw ConfigurationError(source: path, problems: problems.items) }
+        return settings
+    }
+
     /// Checks config JSON given as bytes; relative paths inside resolve against `baseDirectory`.
     public static func parse(
         _ bytes: [UInt8], source: String = "<inline>", baseDirectory: String = ".", overrides: ConfigurationOverrides = ConfigurationOverrides()

@@ -1,5 +1,5 @@
 /// Why a reload was refused: the message an operator reads (with every config problem and its JSON
-/// path), and the problems one by one for `/healthz`.
+/// path), and the problems one by one for the health report.
 public struct ReloadFailure: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// The config's problems, each with its JSON path and fix; empty when the failure is not about

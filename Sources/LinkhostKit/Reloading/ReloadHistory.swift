@@ -2,7 +2,7 @@ import Foundation
 import OrderedJSON
 import Synchronization
 
-/// The reloads of a running server, for `/healthz`: which configuration serves and since when,
+/// The reloads of a running server, for the health report: which configuration serves and since when,
 /// how many reloads were applied and refused, and the last one in full (its time, result, error
 /// with JSON paths, and settings that need a restart).
 final class ReloadHistory: Sendable {

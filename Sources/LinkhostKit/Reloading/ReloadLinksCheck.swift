@@ -56,7 +56,7 @@ public struct ReloadLinksCheck: Sendable {
         return text + ", \(starting) would start"
     }
 
-    /// For `/healthz`: the window, the counts, and the rules whose links would stop opening the app.
+    /// For the health report: the window, the counts, and the rules whose links would stop opening the app.
     var json: JSONValue {
         var members = [JSONMember("days", .number(JSONNumber(days)))]
         if let result {

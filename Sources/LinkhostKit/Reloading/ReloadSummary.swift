@@ -1,7 +1,7 @@
 import Foundation
 
 /// How many reloads a running server applied and refused, and whether the last one failed: what the
-/// admin listener's metrics report (`/healthz` shows the same, with the last one's problems).
+/// admin listener's metrics report (its `/healthz` shows the same, with the last one's problems).
 public struct ReloadSummary: Sendable, Equatable {
     /// The serving set in use: 1 at start, one more per applied reload.
     public let generation: Int

@@ -19,6 +19,9 @@ final class ServingSet: Sendable {
     let plainResponder: LinkhostResponder
     /// 1 for the configuration the server started with, one more for each applied reload.
     let generation: Int
+    /// The detailed health report's `sites` section for these sites (the AASA tags hash the files,
+    /// so it is built once per set).
+    let healthSites: JSONValue
 
     /// Prepares every response of `configuration`.
     /// - Parameters:
@@ -31,6 +34,7 @@ final class ServingSet: Sendable {
     ) throws {
         self.configuration = configuration
         self.generation = generation
+        healthSites = HealthReporter.sitesSection(configuration.sites)
         let settings = configuration.server
         let commonHeaders = CommonHeaders(settings: settings)
         // Both responders are prepared in full up front, so a reload swaps complete answers; the

@@ -7,7 +7,7 @@ import Synchronization
 
 /// `server.cdnCheck`: compares Apple's CDN copy of every served host's AASA file with the file
 /// served — at start, every `intervalHours`, and again after a reload that changed a file — and
-/// keeps the last result for `/healthz` and the log.
+/// keeps the last result for the health report and the log.
 ///
 /// Runs on Dispatch (a timer per wait, URLSession's callbacks), not on Swift tasks: like the rest
 /// of the server it must not depend on the cooperative thread pool, which a process embedding the
@@ -70,7 +70,7 @@ final class CDNWatch: Sendable {
         }
     }
 
-    /// `/healthz`'s `cdnCheck` section, `nil` while the check is off.
+    /// The health report's `cdnCheck` section, `nil` while the check is off.
     var healthSection: JSONValue? {
         guard let status else { return nil }
         return .object([
@@ -120,7 +120,7 @@ final class CDNWatch: Sendable {
     }
 }
 
-/// The periodic CDN check's state, as a value: what `/healthz` shows and what a metrics exporter
+/// The periodic CDN check's state, as a value: what the health report shows and what a metrics exporter
 /// reads (per host `state.metricValue` and `age`, the run's `checkedAt`).
 public struct CDNCheckStatus: Sendable {
     public let settings: CDNCheckSettings

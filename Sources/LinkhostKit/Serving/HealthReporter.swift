@@ -3,8 +3,14 @@ import LinkLog
 import OrderedJSON
 import Synchronization
 
-/// Builds the `/healthz` JSON: whether the server is serving, for how long, what it serves, the
-/// HTTP counters, the hit log's writer, the last reload, and the CDN check when it is on.
+/// The server's health: its status alone for the public `/healthz`, and the detailed report — how
+/// long it has run, what it serves, the HTTP counters, the hit log's writer, the last reload, and
+/// the CDN check when it is on — for the admin listener's `/healthz` and `linkhost probe --details`.
+///
+/// Decision: the public listener answers every host on the internet, so it says only `status`
+/// (what a load balancer or the container's HEALTHCHECK reads). The details name files, the log's
+/// database and a refused config's problems, which are the operator's business: they are shown
+/// only behind the admin token.
 ///
 /// Everything it reports on is given when it is made: the listeners' counters (made before the
 /// listeners, which hold this report through their responder), the log's writer, and the CDN check.
@@ -27,7 +33,7 @@ final class HealthReporter: Sendable {
     }
 
     /// The `sites` section for a set of sites: built once per serving set (the AASA tags hash the
-    /// files), so each `/healthz` answer shows the sites of the set that answered it.
+    /// files), so each report shows the sites of the set in service.
     static func sitesSection(_ sites: [SiteConfiguration]) -> JSONValue {
         .array(
             sites.map { site in
@@ -51,19 +57,29 @@ final class HealthReporter: Sendable {
     /// Whether the server has begun to stop.
     var isDraining: Bool { draining.load(ordering: .relaxed) }
 
-    /// The report, with `sites` the section of the serving set that answers.
+    /// `stopping` once the server has begun to stop; else `degraded` while the log cannot write,
+    /// has dropped a row or has a standing problem, or the last reload was refused; else `ok`.
     ///
     /// Decision: a refused last reload makes the status `degraded` (until a reload succeeds): the
     /// server still serves, but not the config on disk, which is what an operator's alert on the
     /// status should catch. The CDN check never does: a CDN copy lags every change by hours, which
     /// is normal, so it has its own section instead.
+    private func status(log: LogWriterStatus?) -> String {
+        if draining.load(ordering: .relaxed) { return "stopping" }
+        let logDegraded = (log.map { !$0.isHealthy || $0.dropped > 0 || $0.journal.fileProblem != nil } ?? false) || !logNotes.isEmpty
+        return logDegraded || reloads.lastFailed ? "degraded" : "ok"
+    }
+
+    /// The status alone (see `status(log:)`).
+    var status: String { status(log: log?.status) }
+
+    /// The detailed report, with `sites` the section of the serving set in service.
     func report(sites: JSONValue) -> JSONValue {
         let elapsed = ContinuousClock.now - startedAt
         let statistics = listeners.isEmpty ? nil : listeners.map(\.statistics).reduce(.zero, +)
         let log = log?.status
         let notes = logNotes
-        let logDegraded = (log.map { !$0.isHealthy || $0.dropped > 0 || $0.journal.fileProblem != nil } ?? false) || !notes.isEmpty
-        let state = draining.load(ordering: .relaxed) ? "stopping" : logDegraded || reloads.lastFailed ? "degraded" : "ok"
+        let state = status(log: log)
         var members: [JSONMember] = [
             JSONMember("status", .string(state)),
             JSONMember("version", .string(LinkhostVersion.current)),
@@ -126,11 +142,13 @@ final class HealthReporter: Sendable {
         return .object(members)
     }
 
-    func response(sites: JSONValue) -> HTTPResponse {
+    /// The public `/healthz` answer: `{"status": …}` and nothing else, `200` whatever the status
+    /// (a degraded server still serves; the status is for whoever reads it).
+    func publicResponse() -> HTTPResponse {
         HTTPResponse(
             status: 200,
             headers: ["Content-Type": "application/json", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"],
-            body: report(sites: sites).serialized(.pretty(indent: 2)) + [0x0A]
+            body: JSONValue.object([JSONMember("status", .string(status))]).serialized(.pretty(indent: 2)) + [0x0A]
         )
     }
 }

@@ -10,8 +10,6 @@ import PercentCoding
 final class LinkhostResponder: HTTPResponder {
     let directory: SiteDirectory<HostedSite>
     let health: HealthReporter
-    /// `/healthz`'s `sites` section for these sites.
-    let healthSites: JSONValue
     let methodNotAllowed: PreparedResponse
     let unknownHost: PreparedResponse
     let noAssetLinks: PreparedResponse
@@ -40,7 +38,6 @@ final class LinkhostResponder: HTTPResponder {
         }
         directory = SiteDirectory(entries: entries, fallback: fallback)
         self.health = health
-        healthSites = HealthReporter.sitesSection(sites.map(\.configuration))
         methodNotAllowed = try PreparedResponse(
             status: 405,
             headers: commonHeaders.applied(to: ["Allow": "GET, HEAD", "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff"]),
@@ -86,7 +83,7 @@ final class LinkhostResponder: HTTPResponder {
             return AnnotatedResponse(HTTPResponse(methodNotAllowed), annotation: ServedRequest(endpoint: endpoint, kind: .methodNotAllowed))
         }
         if endpoint == .health {
-            var response = health.response(sites: healthSites)
+            var response = health.publicResponse()
             commonHeaders.apply(to: &response.headers)
             return AnnotatedResponse(response, annotation: ServedRequest(endpoint: endpoint, kind: .health))
         }

@@ -321,8 +321,13 @@ public final class LinkhostServer: Sendable {
         listeners.map(\.statistics).reduce(.zero, +)
     }
 
-    /// The CDN check's last result and schedule, `nil` while `server.cdnCheck` is off: for
-    /// `/healthz`, and for a metrics exporter.
+    /// The detailed health report — status, version, sites, the last reload with its problems,
+    /// HTTP counters, the hit log with its database and journal, the CDN check — as the admin
+    /// listener's `/healthz` shows it. The public `/healthz` shows only its `status`.
+    package var healthDetails: JSONValue { health.report(sites: slot.set.healthSites) }
+
+    /// The CDN check's last result and schedule, `nil` while `server.cdnCheck` is off: for the
+    /// health report, and for a metrics exporter.
     public var cdnCheckStatus: CDNCheckStatus? { cdnWatch.status }
 
     /// Waits until every row logged so far is written (for tests that read the log while serving).
