@@ -40,8 +40,8 @@ from browser_check import png_is_blank, start_chromium  # noqa: E402
 VIEWPORTS = [
     ("1280", 1280, 900, "/", False, 40, 3400, 560),
     ("800", 800, 900, "/", False, 100, 7600, 1000),
-    ("400", 400, 850, "/", False, 100, 8600, 1300),
-    ("400-de-dark", 400, 850, "/?lang=de", True, 100, 8800, 1480),
+    ("400", 400, 850, "/", False, 48, 8600, 1300),
+    ("400-de-dark", 400, 850, "/?lang=de", True, 48, 8800, 1480),
 ]
 # Rendered chart text smaller than this is not readable.
 SMALLEST_CHART_TEXT = 10
