@@ -61,7 +61,10 @@ struct RealServerTests {
         #expect(route.parameters == ["code": "TEST123"])
         // Google Play's referrer: the web link and the token apart from it.
         let android = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36"
-        let secondView = try #require(ViewTokens.all(in: try openLink("/addfriend?code=TEST123&utm_campaign=spring", agent: android)).first)
+        // (The shipped Rowhni has no Android app: its page offers the link to copy, token and all.)
+        let androidPage = try RawHTTPClient(port: server.port).request(
+            "GET", "/addfriend?code=TEST123&utm_campaign=spring", host: "rowhni.com", headers: [("User-Agent", android)])
+        let secondView = try #require(ViewTokens.all(in: androidPage.text).first)
         _ = try await client.report(openedURL: Self.addFriend, source: .installReferrer, viewToken: secondView)
         #expect(server.stop() == 0)
         let funnel = try ChildProcess.run(

@@ -135,6 +135,15 @@ struct AndroidPageTests {
         #expect(iPhone.attribute("href", ofElementWithID: "get-app") == "https://apps.apple.com/app/id567936609")
     }
 
+    /// On a page with a code box (an invitation) the box's button is the only copy button.
+    @Test func anInvitationForAndroidWithoutAnAndroidAppHasOneCopyButton() throws {
+        let shipped = try LinkhostServer(configuration: try shippedConfiguration())
+        defer { shipped.stop() }
+        let page = try shipped.inProcess.request("GET", "/addfriend?code=ABC123", host: "rowhni.com", headers: [("User-Agent", UserAgents.android)])
+        #expect(page.text.components(separatedBy: "id=\"copy-link\"").count == 2, "\(page.text)")
+        #expect(page.text.contains("class=\"elsewhere\"") && !page.text.contains("apps.apple.com"))
+    }
+
     /// The page cache keeps the variants apart: the same link alternately from each device.
     @Test func cachedPagesNeverCrossDevices() throws {
         for _ in 0..<3 {

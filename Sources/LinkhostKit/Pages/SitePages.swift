@@ -353,7 +353,9 @@ final class SitePages: Sendable {
             var elsewhere: [String: Any] = ["note": strings.text("other_platform", language, app)]
             // The link to carry to an iPhone, unless the page's code box already copies it.
             if values[.copyCode] == nil, let link = values[.copyValue] {
-                elsewhere["copy"] = ["value": link, "label": strings.text("copy_link", language), "copiedLabel": strings.text("copied", language)]
+                // Its own key: Mustache looks a name up the context stack, and `copy` would find the
+                // page's code box and draw its button a second time.
+                elsewhere["linkCopy"] = ["value": link, "label": strings.text("copy_link", language), "copiedLabel": strings.text("copied", language)]
             }
             context["elsewhere"] = elsewhere
         } else if let store = site.app.storeURL {
