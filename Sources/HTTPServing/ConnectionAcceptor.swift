@@ -99,7 +99,20 @@ final class ConnectionAcceptor: Sendable {
             let wait = max(0, min(nextSweep, resumeAccepting ?? .max) - now)
             let ready = poll(&polled, 2, Int32(min(wait, Int64(Self.sweepMilliseconds))))
             if ready < 0, errno != EINTR { break }
-            if polled[1].revents != 0 { break }
+            if polled[1].revents != 0 {
+                // Stopping. A connection the kernel completed before now is open to its client,
+                // which may already have sent a request on it: take those in, so the drain answers
+                // them, rather than reset them with the socket. An inherited socket keeps its queue
+                // for the next process, which serves it whole.
+                // Batches of 256 up to the longest queue a listener may have (65,535); a batch on an
+                // empty queue returns at once.
+                if closesListener {
+                    for _ in 0..<256 {
+                        if case .outOfDescriptors = acceptWaiting() { break }
+                    }
+                }
+                break
+            }
             if polled[0].revents & Int16(POLLIN) != 0 {
                 switch acceptWaiting() {
                 case .drained: break

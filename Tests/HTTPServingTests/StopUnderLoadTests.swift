@@ -110,4 +110,31 @@ struct StopUnderLoadTests {
         // Every client left on its closing answer: the stop did not wait out the drain window.
         #expect(stopTook < .seconds(5))
     }
+
+    /// Connections the kernel completed just before the stop, each with its request sent, wait in
+    /// the listen queue until the accept loop takes them: the stop takes them in and answers them
+    /// (`Connection: close`) instead of resetting them with the socket.
+    @Test func connectionsQueuedWhenTheStopBeginsAreAnsweredNotReset() throws {
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(address: "127.0.0.1", port: 0, threadCount: 2, shutdownGraceSeconds: 10, drainSeconds: 1),
+            logger: Self.quietLogger,
+            responder: ClosureResponder { _ in HTTPResponse(status: 200, contentType: "text/plain", text: "ok") })
+        try server.start()
+        var clients: [RawHTTPClient] = []
+        // Fewer than the connections one address may hold (256 by default).
+        for _ in 0..<200 {
+            let client = try RawHTTPClient(port: server.port, timeoutSeconds: 10)
+            try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            clients.append(client)
+        }
+        // At once: some of these are still in the queue, not yet accepted.
+        server.stop()
+        var statuses: [Int: Int] = [:]
+        var failures = 0
+        for client in clients {
+            if let response = try? client.readResponse() { statuses[response.status, default: 0] += 1 } else { failures += 1 }
+        }
+        #expect(failures == 0, "\(failures) of 200 connections were reset or never answered")
+        #expect(statuses == [200: 200])
+    }
 }
