@@ -75,8 +75,14 @@ struct RobustnessTests {
                 stalled.append(client)
             }
         }
-        let held = try server.health()["http"]?["openConnections"]?.numberValue?.intValue ?? 0
-        #expect(held >= 1000, "the server holds \(held) connections")
+        // A connection is the server's once its accept loop took it from the listen queue, a moment
+        // after the client's connect returned: wait for the last ones.
+        var held = 0
+        #expect(
+            try waitUntil {
+                held = try server.health()["http"]?["openConnections"]?.numberValue?.intValue ?? 0
+                return held >= 1000
+            }, "the server holds \(held) connections")
         // Normal clients are all served, each well before the stalled connections time out:
         // one that had to wait for them would give up first (a loaded machine may take a moment
         // to answer, so the clients wait ten seconds, not one).
