@@ -37,6 +37,7 @@ final class FakeACMEServer: ACMETransport {
         var url: String
         /// The protected header of a POST, as JSON text.
         var protectedJSON: String?
+        var body: [UInt8]
         var payload: [UInt8]
         var response: Int
     }
@@ -105,7 +106,7 @@ final class FakeACMEServer: ACMETransport {
     func send(_ request: ACMEHTTPRequest) async throws -> ACMEHTTPResponse {
         let responder = tokens.withLock { $0 }
         return state.withLock { state in
-            var record = Request(method: request.method, url: request.url, protectedJSON: nil, payload: [], response: 0)
+            var record = Request(method: request.method, url: request.url, protectedJSON: nil, body: request.body, payload: [], response: 0)
             var response = handle(request, &state, &record, responder)
             // A nonce with every answer to newNonce and to a POST (RFC 8555 §6.5), none with the directory.
             if request.method != .get {
