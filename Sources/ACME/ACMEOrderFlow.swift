@@ -256,16 +256,20 @@ public actor ACMEOrderFlow {
     /// Ends an order that cannot succeed and returns `error` to throw: tokens withdrawn, state and
     /// key removed, the next step orders anew.
     private func end(with error: ACMEError) async -> ACMEError {
-        await withdrawTokens()
-        try? storage.removeOrder(certificateID)
-        state = ACMEOrderState(names: settings.names)
+        await abandonOrder()
         return error
     }
 
     /// Starts over after the server lost the order.
     private func restart() async throws(ACMEError) -> ACMEOrderStep {
-        _ = await end(with: .noAccount)
+        await abandonOrder()
         return .proceed
+    }
+
+    private func abandonOrder() async {
+        await withdrawTokens()
+        try? storage.removeOrder(certificateID)
+        state = ACMEOrderState(names: settings.names)
     }
 
     private func setPhase(_ phase: ACMEOrderState.Phase) throws(ACMEError) {

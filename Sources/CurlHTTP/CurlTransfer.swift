@@ -80,8 +80,10 @@ final class CurlTransfer {
             steps.append { linkhost_curl_setopt_offset(self.handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(self.request.body.count)) }
             // Copied by libcurl, so the body's Swift storage need not outlive this call.
             steps.append {
-                self.request.body.withUnsafeBytes {
-                    linkhost_curl_setopt_pointer(self.handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1))
+                self.request.body.withUnsafeBytes { bytes in
+                    // An empty body has no storage: libcurl then copies an empty string.
+                    guard let base = bytes.baseAddress else { return linkhost_curl_setopt_pointer(self.handle, CURLOPT_COPYPOSTFIELDS, "") }
+                    return linkhost_curl_setopt_pointer(self.handle, CURLOPT_COPYPOSTFIELDS, base)
                 }
             }
         }

@@ -23,6 +23,26 @@ struct ACMEOrderFlowTests {
         #expect(try harness.storage.accountRecord()?.accountURL == FakeACMEServer.base + "/account/1")
     }
 
+    /// A responder that accepts tokens but serves none: the fake then finds no answer when the
+    /// challenge is posted, which shows it checks, and that the default tests publish first.
+    struct SilentResponder: ACMEChallengeResponder {
+        func publish(token: String, keyAuthorization: String, for identifier: String) async throws {}
+        func withdraw(token: String) async {}
+    }
+
+    @Test func theAnswerMustBeServedWhenTheChallengeIsPosted() async throws {
+        let harness = try OrderHarness()
+        let client = try harness.storage.client(directoryURL: FakeACMEServer.directoryURL, transport: harness.server, clock: harness.clock)
+        let flow = try ACMEOrderFlow(
+            certificateID: "rowhni", settings: harness.settings, client: client, responder: SilentResponder(), storage: harness.storage, clock: harness.clock)
+        await #expect {
+            try await flow.run()
+        } throws: { error in
+            guard case .authorizationInvalid(_, let problem) = error as? ACMEError else { return false }
+            return problem?.detail?.contains("is missing") == true
+        }
+    }
+
     @Test func badNonceIsRetriedWithTheFreshNonce() async throws {
         let harness = try OrderHarness(script: FakeACMEServer.Script(badNonces: 4))
         _ = try await harness.flow().run()

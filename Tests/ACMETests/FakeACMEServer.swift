@@ -9,8 +9,7 @@ import X509
 /// An ACME server in-process, as strict as Pebble where the client could go wrong: every POST must
 /// be a JWS with a nonce it issued (used once), the URL requested, `jwk` only for newAccount and the
 /// account's `kid` after, and a signature that verifies. Validation asks the responder the flow was
-/// given for the key authorization, at the first poll of the authorization after the challenge was
-/// answered. A script makes it refuse nonces, rate-limit, fail validations and add `Retry-After`.
+/// given for the key authorization when the challenge is answered (or, scripted, a few polls later). A script makes it refuse nonces, rate-limit, fail validations and add `Retry-After`.
 final class FakeACMEServer: ACMETransport {
     static let base = "https://acme.test"
     static let directoryURL = base + "/dir"
@@ -232,6 +231,9 @@ final class FakeACMEServer: ACMETransport {
                 authorization.challenge.status = "processing"
                 authorization.challenge.remainingPolls = state.script.processingPolls
                 state.authorizations[id] = authorization
+                // Without processing polls, validation happens now, as this request is answered:
+                // the answer must have been published before the client asked for validation.
+                if state.script.processingPolls == 0 { validateIfDue(id, &state, responder) }
             }
             return Self.json(200, challengeJSON(id, state), extraHeaders: [("Link", "<\(Self.base)/authz/\(id)>;rel=\"up\"")])
         case "finalize":
@@ -257,8 +259,8 @@ final class FakeACMEServer: ACMETransport {
         }
     }
 
-    /// Validation, at the first poll after the challenge was answered and its processing polls are
-    /// used up: asks the responder for the token's answer, as Pebble fetches it over HTTP.
+    /// Validation, once the challenge was answered and its processing polls are used up: asks the
+    /// responder for the token's answer, as Pebble fetches it over HTTP.
     private func validateIfDue(_ id: Int, _ state: inout State, _ responder: ACMEHTTP01Tokens) {
         guard var authorization = state.authorizations[id], authorization.challenge.status == "processing" else { return }
         if authorization.challenge.remainingPolls > 0 {
