@@ -55,6 +55,7 @@ final class FakeACMEServer: ACMETransport {
     }
 
     private struct Order {
+        var account: String
         var names: [String]
         var status = "pending"
         var authorizations: [Int]
@@ -205,7 +206,7 @@ final class FakeACMEServer: ACMETransport {
                 state.authorizations[id] = Authorization(name: name, challenge: Challenge(token: "token-\(id)-\(UUID().uuidString.prefix(8))"))
                 authorizationIDs.append(id)
             }
-            state.orders[orderID] = Order(names: names, authorizations: authorizationIDs)
+            state.orders[orderID] = Order(account: accountURL ?? "", names: names, authorizations: authorizationIDs)
             return Self.json(201, orderJSON(orderID, state), location: "\(Self.base)/order/\(orderID)")
         case "order":
             guard parts.count == 2, let id = Int(parts[1]), var order = state.orders[id] else { return Self.problem(404, "malformed", "no such order") }
@@ -254,7 +255,6 @@ final class FakeACMEServer: ACMETransport {
             }
             return ACMEHTTPResponse(status: 200, headers: [("Content-Type", "application/pem-certificate-chain")], body: Array(chain.utf8))
         default:
-            _ = accountURL
             return Self.problem(404, "malformed", "\(path) is not served")
         }
     }
@@ -268,7 +268,9 @@ final class FakeACMEServer: ACMETransport {
             state.authorizations[id] = authorization
             return
         }
-        let thumbprint = state.accountThumbprints.values.first ?? ""
+        // The key authorization is the token and the thumbprint of the account that ordered.
+        let account = state.orders.values.first { $0.authorizations.contains(id) }?.account ?? ""
+        let thumbprint = state.accountThumbprints[account] ?? ""
         let expected = authorization.challenge.token + "." + thumbprint
         let answer = responder.keyAuthorization(forToken: authorization.challenge.token)
         if state.script.failingNames.contains(authorization.name) || answer != expected {
