@@ -33,7 +33,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
-        // C bridges: libmicrohttpd, SQLite, libpq, libqrencode and zlib, each a module map with a shim.h
+        // C bridges: libmicrohttpd, SQLite, libpq, libqrencode, zlib and libcurl, each a module map with a shim.h
         // (small non-variadic wrappers where a library needs them; each shim.h says why). Each C library
         // has its own target, and only its one wrapper module imports it.
         .systemLibrary(
@@ -60,6 +60,11 @@ let package = Package(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         // Percent-decoding, percent-encoding and query splitting: one implementation for the request
         // parser, the link rules, the AASA matcher and the pages.
@@ -137,6 +142,24 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // HTTPS requests through libcurl, trusting a CA file of the caller's (URLSession on Linux
+        // cannot): the only module that touches libcurl.
+        .target(name: "CurlHTTP", dependencies: ["CCurl"], swiftSettings: strictness),
+        // The ACME client (RFC 8555): account key and JWS, the order flow as a state machine, HTTP-01
+        // through a caller's challenge responder, the CSR and the chain; over a transport protocol,
+        // so it is tested in-process with a fake server and clock.
+        .target(
+            name: "ACME",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: strictness
+        ),
+        // The ACME client's transport over CurlHTTP (the ACME server's HTTPS trusted by a CA file).
+        .target(name: "ACMECurl", dependencies: ["ACME", "CurlHTTP"], swiftSettings: strictness),
         // The product: configuration, sites, AASA hosting and request routing.
         .target(
             name: "LinkhostKit",
@@ -264,6 +287,15 @@ let package = Package(
         .testTarget(
             name: "LinkhostAdminTests",
             dependencies: ["CDNCheck", "LinkhostAdmin", "LinkhostKit", "LinkLog", "LinkLogSQLite", "HTTPServing", "OrderedJSON", "TestSupport"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "ACMETests",
+            dependencies: [
+                "ACME", "ACMECurl", "CurlHTTP", "HTTPServing", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -1,0 +1,34 @@
+import Synchronization
+
+/// The HTTP-01 answers of one process, in memory: an `ACMEChallengeResponder` the flow publishes
+/// to, read synchronously by the HTTP listener's handler (which must not wait).
+public final class ACMEHTTP01Tokens: ACMEChallengeResponder {
+    private let answers = Mutex<[String: String]>([:])
+
+    public init() {}
+
+    /// The folder of the answers (RFC 8555 §8.3).
+    public static let pathPrefix = "/.well-known/acme-challenge/"
+
+    public func publish(token: String, keyAuthorization: String, for identifier: String) {
+        answers.withLock { $0[token] = keyAuthorization }
+    }
+
+    public func withdraw(token: String) {
+        _ = answers.withLock { $0.removeValue(forKey: token) }
+    }
+
+    /// The key authorization to answer for the token at `path`, `nil` when the path is not a
+    /// published challenge's.
+    public func keyAuthorization(forPath path: String) -> String? {
+        guard path.hasPrefix(Self.pathPrefix) else { return nil }
+        return keyAuthorization(forToken: String(path.dropFirst(Self.pathPrefix.count)))
+    }
+
+    public func keyAuthorization(forToken token: String) -> String? {
+        answers.withLock { $0[token] }
+    }
+
+    /// How many tokens are published now.
+    public var count: Int { answers.withLock { $0.count } }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// An order (RFC 8555 §7.1.3): a request for one certificate naming `identifiers`.
+public struct ACMEOrder: Codable, Sendable, Equatable {
+    public enum Status: String, Codable, Sendable {
+        case pending, ready, processing, valid, invalid
+    }
+
+    public var status: Status
+    /// RFC 3339; kept as text (the client only shows it).
+    public var expires: String?
+    public var identifiers: [ACMEIdentifier]
+    public var authorizations: [String]
+    public var finalize: String
+    public var certificate: String?
+    public var error: ACMEProblem?
+
+    public init(
+        status: Status, expires: String? = nil, identifiers: [ACMEIdentifier], authorizations: [String], finalize: String, certificate: String? = nil,
+        error: ACMEProblem? = nil
+    ) {
+        self.status = status
+        self.expires = expires
+        self.identifiers = identifiers
+        self.authorizations = authorizations
+        self.finalize = finalize
+        self.certificate = certificate
+        self.error = error
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A CA and a server certificate for 127.0.0.1 made with openssl, as an operator would make them:
+/// for HTTPS servers the tests start (Pebble's own listener, a TLS HTTPServer).
+struct TestCertificateFiles {
+    let caFile: String
+    let certificateFile: String
+    let keyFile: String
+
+    init(in folder: TemporaryDirectory) throws {
+        caFile = folder.path + "/ca.pem"
+        certificateFile = folder.path + "/cert.pem"
+        keyFile = folder.path + "/key.pem"
+        let caKey = folder.path + "/ca-key.pem"
+        let request = folder.path + "/cert.csr"
+        let extensions = try folder.write(
+            "cert.ext", "basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1\n")
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try Self.openssl(["req", "-x509"] + ec + ["-keyout", caKey, "-out", caFile, "-days", "2", "-subj", "/CN=linkhost test CA"])
+        try Self.openssl(["req"] + ec + ["-keyout", keyFile, "-out", request, "-subj", "/CN=127.0.0.1"])
+        try Self.openssl([
+            "x509", "-req", "-in", request, "-CA", caFile, "-CAkey", caKey, "-set_serial", "1", "-days", "2", "-extfile", extensions, "-out", certificateFile,
+        ])
+    }
+
+    private static func openssl(_ arguments: [String]) throws {
+        let run = try ChildProcess.run("openssl", arguments)
+        try #require(run.status == 0, "openssl \(arguments.joined(separator: " ")): \(run.error)")
+    }
+}
