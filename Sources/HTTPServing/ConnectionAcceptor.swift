@@ -128,7 +128,7 @@ final class ConnectionAcceptor: Sendable {
             }
             let after = Self.now()
             if after >= nextSweep {
-                counters.closedByServer.add(registry.sweep(at: after), ordering: .relaxed)
+                registry.sweep(at: after) { counters.closedByServer.add(1, ordering: .relaxed) }
                 nextSweep = after + Int64(Self.sweepMilliseconds)
                 if let count = notices.due(at: after) {
                     logger.notice("refused \(count) connection(s) at the connection limits (server.connections, server.connectionsPerAddress)")

@@ -146,9 +146,10 @@ package final class ConnectionRegistry: Sendable {
 
     /// Closes connections that took too long over a head or a body (a trickling client, or an idle
     /// keep-alive connection past its time) and drops entries libmicrohttpd never announced.
-    /// Returns how many were closed.
+    /// Returns how many were closed; `closing` runs before each is answered and closed, so a count it
+    /// keeps is up to date by the time the client reads the 408 (and, say, asks the counters next).
     @discardableResult
-    package func sweep(at now: Int64) -> Int {
+    package func sweep(at now: Int64, closing: () -> Void = {}) -> Int {
         table.withLock { table in
             var closed = 0
             for entry in table.byDescriptor.values {
@@ -167,6 +168,7 @@ package final class ConnectionRegistry: Sendable {
                 case .responding, .closing: continue
                 }
                 if late, entry.markClosing(ifStill: stamp, at: now) {
+                    closing()
                     close(entry, in: &table, timedOut: true)
                     closed += 1
                 }
