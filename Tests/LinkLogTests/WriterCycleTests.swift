@@ -22,11 +22,11 @@ struct WriterCycleTests {
     }
 
     /// Brings a fresh cycle to the point where the database is open and nothing is queued.
-    static func opened(_ cycle: inout WriterCycle, at now: Duration, degraded: Bool = false) {
+    static func opened(_ cycle: inout WriterCycle, at now: Duration) {
         #expect(cycle.next(now: now, wallMilliseconds: wall) == .open(retentionCutoff: nil))
-        cycle.opened(at: now, degraded: degraded)
-        #expect(cycle.next(now: now, wallMilliseconds: wall) == .write(insert: degraded))
-        _ = cycle.wrote(at: now, degraded: degraded)
+        cycle.opened(at: now)
+        #expect(cycle.next(now: now, wallMilliseconds: wall) == .write(insert: false))
+        _ = cycle.wrote(at: now)
     }
 
     /// What the driver does after a wait: hands the cycle `count` queued records.
@@ -41,16 +41,16 @@ struct WriterCycleTests {
         let clock = ManualClock()
         var cycle = Self.cycle()
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .open(retentionCutoff: nil))
-        cycle.opened(at: clock.now, degraded: false)
+        cycle.opened(at: clock.now)
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .write(insert: false))
-        #expect(cycle.wrote(at: clock.now, degraded: false) == (records: 0, droppedRecords: 0))
+        #expect(cycle.wrote(at: clock.now) == (records: 0, droppedRecords: 0))
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .wait(until: nil, wakingForRecords: true))
 
         Self.take(3, into: &cycle, dropped: 2)
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .write(insert: true))
         #expect(cycle.batch.count == 3)
         #expect(cycle.droppedToRecord == 2)
-        #expect(cycle.wrote(at: clock.now, degraded: false) == (records: 3, droppedRecords: 2))
+        #expect(cycle.wrote(at: clock.now) == (records: 3, droppedRecords: 2))
         #expect(cycle.batch.isEmpty)
         #expect(cycle.droppedToRecord == 0)
     }
@@ -62,7 +62,7 @@ struct WriterCycleTests {
         Self.opened(&cycle, at: clock.now)
         Self.take(0, into: &cycle, dropped: 4)
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .write(insert: true))
-        #expect(cycle.wrote(at: clock.now, degraded: false) == (records: 0, droppedRecords: 4))
+        #expect(cycle.wrote(at: clock.now) == (records: 0, droppedRecords: 4))
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .wait(until: nil, wakingForRecords: true))
     }
 
@@ -90,9 +90,9 @@ struct WriterCycleTests {
 
         // The attempt that works writes everything that waited.
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .open(retentionCutoff: nil))
-        cycle.opened(at: clock.now, degraded: false)
+        cycle.opened(at: clock.now)
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .write(insert: true))
-        #expect(cycle.wrote(at: clock.now, degraded: false).records == 12)
+        #expect(cycle.wrote(at: clock.now).records == 12)
     }
 
     @Test("a success ends the backoff: the next failure waits the initial delay again")
@@ -107,9 +107,9 @@ struct WriterCycleTests {
             clock.advance(by: delay)
             #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .open(retentionCutoff: nil))
         }
-        cycle.opened(at: clock.now, degraded: false)
+        cycle.opened(at: clock.now)
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .write(insert: true))
-        _ = cycle.wrote(at: clock.now, degraded: false)
+        _ = cycle.wrote(at: clock.now)
 
         Self.take(1, into: &cycle)
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .write(insert: true))
@@ -132,9 +132,9 @@ struct WriterCycleTests {
         // 2026-11-05T13:00Z less 7 days is 2026-10-29T13:00Z, whose day starts at 2026-10-29T00:00Z.
         let cutoff = Self.wall - 7 * Self.day - 13 * 3_600_000
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .open(retentionCutoff: cutoff))
-        cycle.opened(at: clock.now, degraded: false)
+        cycle.opened(at: clock.now)
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .write(insert: false))
-        _ = cycle.wrote(at: clock.now, degraded: false)
+        _ = cycle.wrote(at: clock.now)
         let due = clock.now + .seconds(3600)
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .wait(until: due, wakingForRecords: true))
 
@@ -144,7 +144,7 @@ struct WriterCycleTests {
         // Records due at the same time are written first; the cut-off follows the wall time given.
         Self.take(1, into: &cycle)
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .write(insert: true))
-        _ = cycle.wrote(at: clock.now, degraded: false)
+        _ = cycle.wrote(at: clock.now)
         let nextDay = Self.wall + 11 * 3_600_000
         #expect(cycle.next(now: clock.now, wallMilliseconds: nextDay) == .applyRetention(cutoff: cutoff + Self.day))
         cycle.retained(at: clock.now)
@@ -159,8 +159,8 @@ struct WriterCycleTests {
         var cycle = Self.cycle(retentionDays: 1, retentionInterval: .seconds(60))
         let cutoff = Self.wall - Self.day - 13 * 3_600_000
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .open(retentionCutoff: cutoff))
-        cycle.opened(at: clock.now, degraded: false)
-        _ = cycle.wrote(at: clock.now, degraded: false)
+        cycle.opened(at: clock.now)
+        _ = cycle.wrote(at: clock.now)
         clock.advance(by: .seconds(60))
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .applyRetention(cutoff: cutoff))
         cycle.failed(at: clock.now)
@@ -178,30 +178,6 @@ struct WriterCycleTests {
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .wait(until: nil, wakingForRecords: true))
     }
 
-    @Test("while degraded the store gets a turn at once and then every second without records, until it is no longer degraded")
-    func catchUpWhileDegraded() {
-        var clock = ManualClock()
-        var cycle = Self.cycle()
-        // Opened with rows kept aside: its first turn is the write that reports the open.
-        #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .open(retentionCutoff: nil))
-        cycle.opened(at: clock.now, degraded: true)
-        #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .write(insert: true))
-        _ = cycle.wrote(at: clock.now, degraded: true)
-        #expect(cycle.isDegraded)
-        let turn = clock.now + WriterCycle.catchUpInterval
-        #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .wait(until: turn, wakingForRecords: true))
-
-        clock.advance(by: .milliseconds(999))
-        #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .wait(until: turn, wakingForRecords: true))
-        clock.advance(by: .milliseconds(1))
-        Self.take(0, into: &cycle)
-        #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .write(insert: true))
-        #expect(cycle.wrote(at: clock.now, degraded: false) == (records: 0, droppedRecords: 0))
-        #expect(!cycle.isDegraded)
-        clock.advance(by: .seconds(10))
-        #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .wait(until: nil, wakingForRecords: true))
-    }
-
     @Test("after a small batch the writer pauses without waking for records; not after a large batch, nor while stopping")
     func coalescingPause() {
         var clock = ManualClock()
@@ -210,7 +186,7 @@ struct WriterCycleTests {
 
         Self.take(10, into: &cycle)
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .write(insert: true))
-        _ = cycle.wrote(at: clock.now, degraded: false)
+        _ = cycle.wrote(at: clock.now)
         let end = clock.now + WriterCycle.coalescingPause
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .wait(until: end, wakingForRecords: false))
         clock.advance(by: .milliseconds(5))
@@ -220,17 +196,17 @@ struct WriterCycleTests {
 
         Self.take(WriterCycle.coalescingBatchSize, into: &cycle)
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .write(insert: true))
-        _ = cycle.wrote(at: clock.now, degraded: false)
+        _ = cycle.wrote(at: clock.now)
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .wait(until: nil, wakingForRecords: true))
 
         Self.take(WriterCycle.coalescingBatchSize - 1, into: &cycle)
-        _ = cycle.wrote(at: clock.now, degraded: false)
+        _ = cycle.wrote(at: clock.now)
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .wait(until: clock.now + WriterCycle.coalescingPause, wakingForRecords: false))
 
         clock.advance(by: WriterCycle.coalescingPause)
         Self.take(10, into: &cycle, stopDeadline: clock.now + .seconds(10))
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .write(insert: true))
-        _ = cycle.wrote(at: clock.now, degraded: false)
+        _ = cycle.wrote(at: clock.now)
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .finish)
     }
 
@@ -242,7 +218,7 @@ struct WriterCycleTests {
         Self.take(5, into: &cycle, dropped: 1, stopDeadline: clock.now + .seconds(10))
         #expect(cycle.isStopping)
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .write(insert: true))
-        #expect(cycle.wrote(at: clock.now, degraded: false) == (records: 5, droppedRecords: 1))
+        #expect(cycle.wrote(at: clock.now) == (records: 5, droppedRecords: 1))
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .finish)
 
         var idle = Self.cycle()
@@ -292,9 +268,9 @@ struct WriterCycleTests {
         cycle.failed(at: clock.now)
         clock.advance(by: .seconds(1))
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .open(retentionCutoff: nil))
-        cycle.opened(at: clock.now, degraded: false)
+        cycle.opened(at: clock.now)
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .write(insert: true))
-        #expect(cycle.wrote(at: clock.now, degraded: false).records == 4)
+        #expect(cycle.wrote(at: clock.now).records == 4)
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .finish)
     }
 
@@ -307,9 +283,9 @@ struct WriterCycleTests {
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .write(insert: true))
         cycle.storeLost()
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .open(retentionCutoff: nil))
-        cycle.opened(at: clock.now, degraded: false)
+        cycle.opened(at: clock.now)
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .write(insert: true))
-        #expect(cycle.wrote(at: clock.now, degraded: false).records == 3)
+        #expect(cycle.wrote(at: clock.now).records == 3)
     }
 }
 

@@ -253,7 +253,7 @@ final class LogWriterEngine: Sendable {
                 if marked > writer.committed.sequence { writer.committed.sequence = marked }
                 lock.withLock { $0.committedSequence = max($0.committedSequence, writer.committed.sequence) }
                 let done = elapsed()
-                cycle.opened(at: done, degraded: false)
+                cycle.opened(at: done)
                 readJournal(&cycle, &writer, now: done)
                 return done
             } catch {
@@ -273,7 +273,7 @@ final class LogWriterEngine: Sendable {
                 return fail(error, &cycle, &writer)
             }
             let done = hasWork ? elapsed() : now
-            let written = cycle.wrote(at: done, degraded: false)
+            let written = cycle.wrote(at: done)
             if hasWork {
                 writer.droppedCounted += droppedNow
                 writer.committed = writer.batchEnd

@@ -4,7 +4,7 @@
 /// asks `next` what to do, does it and reports back (`take`, `opened`, `wrote`, `retained`,
 /// `failed`, `storeLost`). A test walks it step by step on a clock of its own.
 ///
-/// Its instants (the backoff, retention, catch-up, pause and stop deadlines) are durations since the
+/// Its instants (the backoff, retention, pause and stop deadlines) are durations since the
 /// writer started, on the driver's clock (`ContinuousClock` in the server): plain values, because
 /// outside the standard library a `ContinuousClock.Instant` is opaque — every copy and `nil` test of
 /// an optional one is a call — and the cycle handles several per batch. The retention cut-off is
@@ -38,9 +38,6 @@ struct WriterCycle {
     static let coalescingPause: Duration = .milliseconds(10)
     /// Batches at least this large are followed by no pause: the writer is busy anyway.
     static let coalescingBatchSize: Int = 512
-    /// While the store is degraded (rows in a local spool), how often it gets a turn without new
-    /// rows, so it can catch up even when no requests come.
-    static let catchUpInterval: Duration = .seconds(1)
     /// Above this many slots the batch array is not kept for reuse after a burst, so memory goes back.
     private static let reusableBatchCapacity: Int = 8192
 
@@ -61,8 +58,6 @@ struct WriterCycle {
     private(set) var batch: [LogRecord] = []
     /// Refused records not yet added to the database's count.
     private(set) var droppedToRecord = 0
-    /// Whether the last write left rows aside (a spool while the database is away).
-    private(set) var isDegraded = false
     /// The stop's deadline, once a `take` has seen the stop request.
     private(set) var stopDeadline: Duration?
 
@@ -72,7 +67,6 @@ struct WriterCycle {
     /// what reports the database reachable again.
     private var writeOwed = false
     private var nextRetention: Duration?
-    private var nextCatchUp: Duration?
     private var pauseEnd: Duration?
 
     init(configuration: LogWriterConfiguration) {
@@ -97,13 +91,12 @@ struct WriterCycle {
         case .closed, .failing:
             return .open(retentionCutoff: retentionDays > 0 ? retentionCutoff(wallMilliseconds()) : nil)
         case .open:
-            let catchUpDue = nextCatchUp.map { now >= $0 } ?? false
-            let hasRows = !batch.isEmpty || droppedToRecord > 0 || catchUpDue
+            let hasRows = !batch.isEmpty || droppedToRecord > 0
             if hasRows || writeOwed { return .write(insert: hasRows) }
             if let nextRetention, now >= nextRetention { return .applyRetention(cutoff: retentionCutoff(wallMilliseconds())) }
             if isStopping { return .finish }
             if let pauseEnd, now < pauseEnd { return .wait(until: pauseEnd, wakingForRecords: false) }
-            return .wait(until: Self.earliest(nextRetention, nextCatchUp), wakingForRecords: true)
+            return .wait(until: nextRetention, wakingForRecords: true)
         }
     }
 
@@ -131,23 +124,19 @@ struct WriterCycle {
     }
 
     /// The database opened (and retention at open ran) at `now`.
-    mutating func opened(at now: Duration, degraded: Bool) {
+    mutating func opened(at now: Duration) {
         connection = .open
         writeOwed = true
         nextRetention = retentionDays > 0 ? now + retentionInterval : nil
-        // A store that opens with rows kept aside (a spool from an earlier run) gets its first turn at once.
-        nextCatchUp = degraded ? now : nil
     }
 
     /// The write succeeded at `now`; returns what it committed. A success ends a backoff.
-    mutating func wrote(at now: Duration, degraded: Bool) -> (records: Int, droppedRecords: Int) {
+    mutating func wrote(at now: Duration) -> (records: Int, droppedRecords: Int) {
         let written = (records: batch.count, droppedRecords: droppedToRecord)
         batch.removeAll(keepingCapacity: batch.capacity <= Self.reusableBatchCapacity)
         droppedToRecord = 0
         writeOwed = false
         retryDelay = initialRetryDelay
-        isDegraded = degraded
-        nextCatchUp = degraded ? now + Self.catchUpInterval : nil
         let small = written.records > 0 && written.records < Self.coalescingBatchSize
         pauseEnd = small ? now + Self.coalescingPause : nil
         return written
