@@ -8,7 +8,7 @@ import LinkLog
 /// migrate once. A test checks that a database migrated from version 5 and a new one are the same.
 public enum PostgreSQLLogSchema {
     /// The schema this build writes and reads.
-    public static let currentVersion = 9
+    public static let currentVersion = 10
 
     /// The current schema, derived from the declarations of the tables (`HitTable`, the rollups'
     /// `RollupTableSet` and `CreditTable`): what a new database is made with (`meta` is made first,
@@ -122,6 +122,8 @@ public enum PostgreSQLLogSchema {
                 "DROP INDEX IF EXISTS hits_secret_time",
             ]
         ),
+        // As SQLite's version 11: the campaign rule (`afterMigration`).
+        (10, []),
     ]
 
     /// Work a version needs beyond its statements, in the same transaction: as in SQLite, the opens
@@ -129,6 +131,7 @@ public enum PostgreSQLLogSchema {
     /// at 6, whose columns the current pairing code outgrew.
     static func afterMigration(to version: Int, _ connection: PostgreSQLConnection) throws {
         if version == 8 { try RollupBuilder(connection: connection).rebuildCreditsInCurrentTransaction() }
+        if version == 10 { try OpenCampaign(connection: connection).migrate() }
     }
 
     /// A rollup table and its key: unique with NULLs not distinct (PostgreSQL 15), so concurrent

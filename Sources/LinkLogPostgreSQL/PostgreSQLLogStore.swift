@@ -56,9 +56,9 @@ final class PostgreSQLLogStore: LogStore {
                     [.text(HitTable.refusedRecordsKey), .integer(Int64(refused))])
             }
             for (set, grain, counts) in RollupTable.counts(of: kept) { try addToRollup(set.table(grain), set.columns, counts) }
-            for (grain, changes) in try OpenCrediting(connection: connection).update(for: paired) {
-                try addToRollup(CreditTable.table(grain), CreditTable.columns, changes)
-            }
+            let changes = try OpenCrediting(connection: connection).update(for: paired)
+            for (grain, credits) in changes.credits { try addToRollup(CreditTable.table(grain), CreditTable.columns, credits) }
+            for (set, grain, counts) in changes.hits { try addToRollup(set.table(grain), set.columns, counts) }
             if droppedRecords > 0 {
                 try connection.execute(
                     "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = meta.value + EXCLUDED.value",

@@ -203,6 +203,12 @@ public enum SQLiteLogSchema {
             try connection.execute(SQLiteViewChains.createTableSQL + "; DROP INDEX IF EXISTS hits_view_secret;")
             try connection.viewChains.extend()
         },
+        // Version 11: the campaign rule (`OpenCampaign`): a paired app open carries its view's
+        // campaign, so no count files it under one campaign and its credit under another. The
+        // paired opens take their views' UTM values and the hit rollups move with them.
+        Migration(version: 11) { connection in
+            try OpenCampaign(connection: connection).migrate()
+        },
     ]
 
     /// A rollup table and the index the writer finds a key's row by (`SQLiteLogStore`), which also

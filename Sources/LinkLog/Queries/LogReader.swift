@@ -118,7 +118,7 @@ public final class LogReader {
         var counted: [(key: SQLValue, counts: [Int])] = []
         if let (countedSQL, countedArguments) = query.countedStatement(connection.dialect) {
             try connection.query(countedSQL, countedArguments) { row in
-                counted.append((row[0], row[1...5].map { Int($0.integer ?? 0) }))
+                counted.append((row[0], row[1...6].map { Int($0.integer ?? 0) }))
             }
         }
         var credited: [SQLValue: [Int]] = [:]

@@ -151,10 +151,18 @@ package struct OpenCrediting {
         return (sql, arguments.values)
     }
 
-    /// Pairs the opens `inserted` touches again and returns how the credit rollup must change, per
-    /// grain and key (`CreditTable.columns`); a count may be negative (an open moved to a newer view).
-    package func update(for inserted: Inserted) throws -> [(grain: RollupGrain, changes: [RollupKey: Int64])] {
-        guard !inserted.isEmpty else { return [] }
+    /// How the rollups must change after a pairing: per grain and key, the credit rollup
+    /// (`CreditTable.columns`), and per family and grain the hit rollups, where an open whose view
+    /// changed moved to its new view's campaign (`OpenCampaign`). A count may be negative.
+    package struct Changes {
+        package var credits: [(grain: RollupGrain, changes: [RollupKey: Int64])] = []
+        package var hits: [(set: RollupTableSet, grain: RollupGrain, counts: [RollupKey: Int64])] = []
+    }
+
+    /// Pairs the opens `inserted` touches again, sets their campaign by the rule (`OpenCampaign`)
+    /// and returns how the rollups must change.
+    package func update(for inserted: Inserted) throws -> Changes {
+        guard !inserted.isEmpty else { return Changes() }
         var affected = Set(inserted.opens)
         for chunk in Self.chunks(inserted.views) {
             let (sql, arguments) = Self.opensAfterViews(Array(chunk), connection.dialect)
@@ -182,7 +190,7 @@ package struct OpenCrediting {
                 moved.append((open, row[1].integer, row[2].integer, row[3]))
             }
         }
-        guard !moved.isEmpty else { return [] }
+        guard !moved.isEmpty else { return Changes() }
         for chunk in Self.chunks(moved) {
             var arguments = SQLArguments(dialect: connection.dialect)
             var cases = ""
@@ -193,6 +201,10 @@ package struct OpenCrediting {
             let ids = chunk.map { arguments.add(.integer($0.open)) }.joined(separator: ", ")
             try connection.execute("UPDATE hits SET view_id = CASE id\(cases) END WHERE id IN (\(ids))", arguments.values)
         }
+        let campaignChanges = try OpenCampaign(connection: connection).assign(moved.map(\.open))
+        let hitChanges =
+            campaignChanges.isEmpty
+            ? [] : RollupTable.counts(fromFullHours: campaignChanges).map { ($0.set, $0.grain, $0.counts.filter { $0.value != 0 }) }
         // The views' buckets and fields, with the open's event in place of the view's: -1 where an
         // open left, +1 where it went.
         var delta: [Int64: [SQLValue: Int64]] = [:]
@@ -216,7 +228,7 @@ package struct OpenCrediting {
         }
         var days: [RollupKey: Int64] = [:]
         for (key, count) in hours { days[key.widened(to: .day), default: 0] += count }
-        return [(.hour, hours.filter { $0.value != 0 }), (.day, days.filter { $0.value != 0 })]
+        return Changes(credits: [(.hour, hours.filter { $0.value != 0 }), (.day, days.filter { $0.value != 0 })], hits: hitChanges)
     }
 
     private static func chunks<Element>(_ elements: [Element]) -> [ArraySlice<Element>] {
