@@ -122,8 +122,9 @@ public enum PostgreSQLLogSchema {
                 "DROP INDEX IF EXISTS hits_secret_time",
             ]
         ),
-        // As SQLite's version 11: the campaign rule (`afterMigration`).
-        (10, []),
+        // As SQLite's version 11: `preview_app` (kept if an operator added it ahead, as the index
+        // of version 9 may be), and the campaign rule (`afterMigration`).
+        (10, ["ALTER TABLE hits ADD COLUMN IF NOT EXISTS preview_app TEXT"]),
     ]
 
     /// Work a version needs beyond its statements, in the same transaction: as in SQLite, the opens

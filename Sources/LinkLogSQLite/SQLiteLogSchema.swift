@@ -205,8 +205,12 @@ public enum SQLiteLogSchema {
         },
         // Version 11: the campaign rule (`OpenCampaign`): a paired app open carries its view's
         // campaign, so no count files it under one campaign and its credit under another. The
-        // paired opens take their views' UTM values and the hit rollups move with them.
+        // paired opens take their views' UTM values and the hit rollups move with them. And
+        // `preview_app`, which app or crawler fetched a fallback page no person saw; the rows
+        // logged before are filled by the next rollup rebuild (`PreviewApps`), not here, so the
+        // start is not held up by reading every row's User-Agent.
         Migration(version: 11) { connection in
+            try connection.execute("ALTER TABLE hits ADD COLUMN preview_app TEXT")
             try OpenCampaign(connection: connection).migrate()
         },
     ]

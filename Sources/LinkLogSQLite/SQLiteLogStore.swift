@@ -115,6 +115,7 @@ final class SQLiteLogStore: LogStore {
     func insert(_ records: [LogRecord], droppedRecords: Int, marker: LogBatchMarker?) throws {
         try connection.transaction(.immediate) {
             var paired = OpenCrediting.Inserted()
+            var previews = PreviewApps()
             var views: [SQLiteViewChains.View] = []
             var ids: ClosedRange<Int64>?
             try records.withUnsafeBufferPointer { rows in
@@ -125,6 +126,9 @@ final class SQLiteLogStore: LogStore {
                     _ = try insertHit.step()
                     let id = connection.lastInsertedRowID
                     paired.note(record, id: id)
+                    if record.pointee.kind == "fallback" {
+                        previews.note(clientClass: record.pointee.clientClass, userAgent: record.pointee.userAgent, id: id)
+                    }
                     ids = (ids?.lowerBound ?? id)...id
                     if let secret = record.pointee.secretToken, record.pointee.kind == "fallback", record.pointee.status == 200 {
                         views.append((id, record.pointee.timestampMilliseconds, secret))
@@ -135,6 +139,7 @@ final class SQLiteLogStore: LogStore {
                 for (key, count) in counts { try addToRollup(set.table(grain), key, count) }
             }
             if let ids { try chains.extend(batch: views, rows: ids) }
+            try previews.fill(on: connection)
             let changes = try OpenCrediting(connection: connection).update(for: paired)
             let tables = changes.credits.map { (CreditTable.table($0.grain), $0.changes) } + changes.hits.map { ($0.set.table($0.grain), $0.counts) }
             for (table, changes) in tables {

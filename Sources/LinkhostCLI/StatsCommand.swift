@@ -17,7 +17,7 @@ struct StatsCommand: ParsableCommand {
             same invite code — credited to that view's group; of those, bypass opens (through the page's own \
             open button: the person had the app, yet the link showed the page) and installs (a link found by \
             the app after installing); each as a share of views. --kind cannot be used with --funnel. \
-            Grouping by in_app or referrer_host counts the log's rows of the whole range (no rollup).
+            Grouping by in_app, referrer_host or preview_app counts the log's rows of the whole range (no rollup).
             """
     )
 
@@ -75,6 +75,7 @@ enum DimensionOption: String, CaseIterable {
     case utmCampaign = "utm_campaign"
     case inApp = "in_app"
     case referrerHost = "referrer_host"
+    case previewApp = "preview_app"
 
     var dimension: StatsDimension { StatsDimension(rawValue: rawValue) ?? .kind }
 }

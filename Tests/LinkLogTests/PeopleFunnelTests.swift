@@ -78,6 +78,25 @@ struct PeopleFunnelTests {
         for agent in Self.previewers { #expect(ClientClass.notPeople.contains(ClientClassifier.classify(agent)), "\(agent)") }
     }
 
+    @Test("the writer stores each preview's app; a rebuild fills the rows logged before the column")
+    func previewAppStored() throws {
+        let fixture = try LogFixture()
+        try fixture.write([Self.view(by: Self.iPhone)] + Self.previewers.map { Self.view(by: $0) })
+        func stored() throws -> [String?] {
+            var apps: [String?] = []
+            let connection = try SQLiteConnection(path: fixture.databasePath, flags: [.readOnly])
+            try connection.query("SELECT preview_app FROM hits ORDER BY id", []) { apps.append($0[0].text) }
+            return apps
+        }
+        let expected: [String?] = [nil, "whatsapp", "facebook", "slack", "googlebot", "imessage", "aasa-bot"]
+        #expect(try stored() == expected)
+        let stats = try fixture.reader().stats(by: .previewApp, LogFilter(kind: "fallback"))
+        #expect(stats.map(\.key) == [nil, "aasa-bot", "facebook", "googlebot", "imessage", "slack", "whatsapp"], "\(stats)")
+        try SQLiteConnection(path: fixture.databasePath).execute("UPDATE hits SET preview_app = NULL")
+        try RollupBuilder(connection: SQLiteLogDatabase(path: fixture.databasePath).openConnection(readOnly: false)).rebuild()
+        #expect(try stored() == expected)
+    }
+
     // MARK: The campaign rule
 
     /// An app open with the link's own query (its UTM items) as the app reported it.
@@ -173,6 +192,7 @@ struct PeopleFunnelTests {
                         ])
                 }
                 try RollupBuilder(connection: connection).rebuildHitRollupsInCurrentTransaction()
+                try connection.execute("ALTER TABLE hits DROP COLUMN preview_app")
                 try connection.setUserVersion(10)
             }
             #expect(try LogReader(connection: connection, databaseName: "old").stats(by: .utmCampaign, LogFilter(kind: "app_open")) != expectedStats)

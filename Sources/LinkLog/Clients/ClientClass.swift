@@ -24,8 +24,10 @@ public enum ClientClass: String, Sendable, CaseIterable {
     /// Apple's fetchers. The funnel counts their fallback pages as `previews`, apart from `views`.
     public static let notPeople: [ClientClass] = [.linkPreview, .bot, .aasaBot, .appleCFNetwork]
 
-    /// The SQL condition on the `client_class` column that holds for a row a person caused: any
-    /// class but `notPeople` (rows without a class, logged before classes existed, count as people).
-    public static let personCondition =
-        "(client_class IS NULL OR client_class NOT IN (\(notPeople.map { "'\($0.rawValue)'" }.joined(separator: ", "))))"
+    /// The SQL condition on the `client_class` column that holds for a row no person caused.
+    public static let notPersonCondition = "client_class IN (\(notPeople.map { "'\($0.rawValue)'" }.joined(separator: ", ")))"
+
+    /// The SQL condition that holds for a row a person caused: any class but `notPeople` (rows
+    /// without a class, logged before classes existed, count as people).
+    public static let personCondition = "(client_class IS NULL OR NOT \(notPersonCondition))"
 }

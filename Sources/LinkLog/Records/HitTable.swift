@@ -44,6 +44,9 @@ package enum HitTable {
         Column(keptByWriter: "view_id", .bigInteger, since: 6),
         // A token per view, which pairs the view with an app open exactly.
         Column("view_token", \.viewToken, since: 8, listing: .onRequest(.normal)),
+        // Which app or crawler a row no person caused came from (`ClientClassifier.previewApp`),
+        // filled by the writer from the User-Agent: not on the record, so the journal's layout stays.
+        Column(keptByWriter: "preview_app", .text, since: 11),
     ]
 
     /// The indexes. They span columns and most hold only some rows, so they are declared beside the

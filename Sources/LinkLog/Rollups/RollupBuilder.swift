@@ -109,8 +109,11 @@ public struct RollupBuilder {
                   FROM hits AS opened\(SQLCondition.whereClause(clauses))) AS pairing
             WHERE hits.id = pairing.id AND NOT (\(connection.dialect.isNotDistinct("pairing.was", "pairing.view_id")))
             """, arguments.values)
-        // The campaigns by the rule; the hit rollups are counted from the rows afterwards.
+        // The campaigns by the rule; the hit rollups are counted from the rows afterwards. And the
+        // previewers' apps of rows logged before the column (none of the rollups count by it).
         guard assigningCampaigns else { return }
+        var previewArguments = SQLArguments(dialect: connection.dialect)
+        try PreviewApps.fillMissing(where: chunk.clauses(on: "ts_ms", into: &previewArguments), previewArguments.values, on: connection)
         var campaignArguments = SQLArguments(dialect: connection.dialect)
         let campaign = OpenCampaign(connection: connection)
         let opens = try campaign.opens(where: chunk.clauses(on: "ts_ms", into: &campaignArguments), campaignArguments.values)
