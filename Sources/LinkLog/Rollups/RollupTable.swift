@@ -58,7 +58,8 @@ package enum RollupTable {
                 + zip(columns, key.values).map { column, value in connection.dialect.isNotDistinct(column, arguments.add(value)) }
             let updated = try connection.execute(
                 "UPDATE \(table) SET \(countColumn) = \(countColumn) + \(change) WHERE \(match.joined(separator: " AND "))", arguments.values)
-            if updated == 0 {
+            // A count taken from a row that is not there is not made a row of its own.
+            if updated == 0, count > 0 {
                 var inserted = SQLArguments(dialect: connection.dialect)
                 let values = ([.integer(key.bucketStart)] + key.values + [.integer(count)]).map { inserted.add($0) }
                 try connection.execute(
