@@ -97,6 +97,28 @@ struct PeopleFunnelTests {
         #expect(try stored() == expected)
     }
 
+    /// A person's view of a code, then WhatsApp's preview fetch of the same link shared on under
+    /// another campaign, then the app opened with the code.
+    static var previewAfterView: [LogRecord] {
+        [
+            view(by: iPhone, code: "W1", at: S.base, campaign: "launch"), view(by: previewers[0], code: "W1", at: S.base + 60_000, campaign: "reshare"),
+            S.open("W1", at: S.base + S.hour),
+        ]
+    }
+
+    @Test("an open of a code pairs with the latest person's view of it, never with a preview's fetch")
+    func previewsAreNoViewToPairWith() throws {
+        let fixture = try LogFixture()
+        try fixture.write(Self.previewAfterView)
+        for usesRollups in [true, false] {
+            let rows = try LogReader(databasePath: fixture.databasePath, usesRollups: usesRollups).funnel(by: .utmCampaign, LogFilter())
+            #expect(
+                rows.map { [$0.key ?? "-": [$0.views, $0.previews, $0.appOpens, $0.opensAfterView]] } == [
+                    ["launch": [1, 0, 1, 1]], ["reshare": [0, 1, 0, 0]],
+                ])
+        }
+    }
+
     // MARK: The campaign rule
 
     /// An app open with the link's own query (its UTM items) as the app reported it.

@@ -78,7 +78,8 @@ struct PostgreSQLLogTests {
     func peopleAndCampaignsLikeSQLite() throws {
         let server = try TemporaryPostgreSQL()
         let postgres = LogDatabaseLocator.database(at: server.url)
-        let records = PeopleFunnelTests.splitLog + PeopleFunnelTests.previewers.map { PeopleFunnelTests.view(by: $0) }
+        let records =
+            PeopleFunnelTests.splitLog + PeopleFunnelTests.previewers.map { PeopleFunnelTests.view(by: $0) } + PeopleFunnelTests.previewAfterView
         let writer = try Self.writer(postgres)
         for record in records { writer.enqueue(record) }
         #expect(writer.stop().written == records.count)
@@ -92,8 +93,9 @@ struct PostgreSQLLogTests {
             #expect(try reader.stats(by: .previewApp, LogFilter()) == (try sqlite.stats(by: .previewApp, LogFilter())))
         }
         let launch = try #require(try sqlite.funnel(by: .utmCampaign, LogFilter()).first)
-        #expect(launch.key == "launch" && launch.appOpens == 4 && launch.previews == PeopleFunnelTests.previewers.count)
+        #expect(launch.key == "launch" && launch.appOpens == 5 && launch.opensAfterView == 5 && launch.previews == PeopleFunnelTests.previewers.count)
         #expect(try sqlite.stats(by: .previewApp, LogFilter()).count == PeopleFunnelTests.previewers.count + 1)
+        #expect(try sqlite.funnel(by: .utmCampaign, LogFilter(utmCampaign: "reshare")).first?.opensAfterView == 0)
     }
 
     @Test("a rebuild gives the rollups the writer kept; retention deletes whole days from hits and rollups")

@@ -29,5 +29,10 @@ public enum ClientClass: String, Sendable, CaseIterable {
 
     /// The SQL condition that holds for a row a person caused: any class but `notPeople` (rows
     /// without a class, logged before classes existed, count as people).
-    public static let personCondition = "(client_class IS NULL OR NOT \(notPersonCondition))"
+    public static let personCondition = personCondition(on: "client_class")
+
+    /// `personCondition` on the column `column` (`seen.client_class`, say).
+    public static func personCondition(on column: String) -> String {
+        "(\(column) IS NULL OR \(column) NOT IN (\(notPeople.map { "'\($0.rawValue)'" }.joined(separator: ", "))))"
+    }
 }

@@ -104,7 +104,8 @@ package struct OpenCrediting {
             """
     }
 
-    /// The latest view of the open `opened`'s code, site and rule in the window before it: through
+    /// The latest view of the open `opened`'s code, site and rule in the window before it, by a
+    /// person (a chat app's preview fetch of the code's page is no view the open followed): through
     /// the index of views by code, or, in SQLite, through the chains of views by code, walked by
     /// the SQL function `linkhost_view_of_code` (`SQLiteViewChains.latestView`).
     private static func latestViewOfCode(_ dialect: any SQLDialect) -> String {
@@ -114,7 +115,7 @@ package struct OpenCrediting {
                 (SELECT seen.id FROM hits AS seen
                  WHERE seen.secret = opened.secret
                    AND seen.ts_ms BETWEEN opened.ts_ms - \(window) AND opened.ts_ms
-                   AND seen.kind = 'fallback' AND seen.status = 200
+                   AND seen.kind = 'fallback' AND seen.status = 200 AND \(ClientClass.personCondition(on: "seen.client_class"))
                    AND \(dialect.isNotDistinct("seen.site", "opened.site")) AND \(dialect.isNotDistinct("seen.rule", "opened.rule"))
                  ORDER BY seen.ts_ms DESC, seen.id DESC
                  LIMIT 1)
