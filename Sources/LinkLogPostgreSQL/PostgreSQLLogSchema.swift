@@ -123,8 +123,15 @@ public enum PostgreSQLLogSchema {
             ]
         ),
         // As SQLite's version 11: `preview_app` (kept if an operator added it ahead, as the index
-        // of version 9 may be), and the campaign rule (`afterMigration`).
-        (10, ["ALTER TABLE hits ADD COLUMN IF NOT EXISTS preview_app TEXT"]),
+        // of version 9 may be), and the mark of the rows `linkhost rollup` must bring to the
+        // campaign rule.
+        (
+            10,
+            [
+                "ALTER TABLE hits ADD COLUMN IF NOT EXISTS preview_app TEXT",
+                "INSERT INTO meta (key, value) SELECT '\(HitTable.rebuildPendingThroughKey)', MAX(id) FROM hits HAVING MAX(id) IS NOT NULL",
+            ]
+        ),
     ]
 
     /// Work a version needs beyond its statements, in the same transaction: as in SQLite, the opens
@@ -132,7 +139,6 @@ public enum PostgreSQLLogSchema {
     /// at 6, whose columns the current pairing code outgrew.
     static func afterMigration(to version: Int, _ connection: PostgreSQLConnection) throws {
         if version == 8 { try RollupBuilder(connection: connection).rebuildCreditsInCurrentTransaction() }
-        if version == 10 { try OpenCampaign(connection: connection).migrate() }
     }
 
     /// A rollup table and its key: unique with NULLs not distinct (PostgreSQL 15), so concurrent

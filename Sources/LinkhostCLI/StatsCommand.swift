@@ -64,6 +64,11 @@ struct StatsCommand: ParsableCommand {
             table = ResultTable(stats: try reader.stats(by: dimension, try options.filter()), dimension: dimension)
         }
         StandardOutput.write(format.render(table, width: TerminalWidth.columns))
+        if let pending = try reader.rebuildPendingThroughID() {
+            CLIFailure.printToStandardError(
+                "note: rows up to id \(pending) were logged before this linkhost: their app opens count under their own campaigns"
+                    + " and their previews under no app until `linkhost rollup` brings them to the campaign rule")
+        }
     }
 }
 

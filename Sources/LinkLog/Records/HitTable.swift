@@ -87,6 +87,10 @@ package enum HitTable {
     /// 7); absent in a log made at version 7 or later, where every row has its query.
     package static let queriesKeptAfterIDKey = "queries_kept_after_id"
 
+    /// The last row logged before the campaign rule and `preview_app` (schema version 11), kept in
+    /// `meta` until `linkhost rollup` has brought the rows up to that id to both.
+    package static let rebuildPendingThroughKey = "rebuild_pending_through_id"
+
     /// The `meta` key of a backup's copy (`LogBackup`): when its moment was, UTC milliseconds. The
     /// writer that opens the copy restored says so, with where the copy and the journal stand, and
     /// deletes it.

@@ -6,7 +6,7 @@ import PercentCoding
 /// its link, which its `query` column keeps). So every count that groups or filters app opens by a
 /// UTM field (`stats`, the funnel, the dashboard, plain SQL on `hits`) files a paired open under its
 /// view's campaign, the same group its `opens_after_view` credit is in. Whenever the pairing of an
-/// open changes (`OpenCrediting`, `RollupBuilder`, the migration that brought the rule), its
+/// open changes (`OpenCrediting`, `RollupBuilder`, which also brings a log of an earlier build to the rule), its
 /// campaign is set here again.
 package struct OpenCampaign {
     /// The columns the rule sets, in `HitTable` order: `utm_source`, `utm_medium`, `utm_campaign`,
@@ -76,23 +76,6 @@ package struct OpenCampaign {
             if let id = row[0].integer { ids.append(id) }
         }
         return ids
-    }
-
-    /// Brings a log written before the rule to it, inside a transaction the caller holds (the
-    /// schema step that brought it): every paired open takes its view's campaign, and the hit
-    /// rollups move with it. Only the paired opens are read (through `hits_view`) and only the
-    /// rollup rows they move are written, so the step costs what the paired opens cost, not a
-    /// rebuild of the rollups from every hit.
-    package func migrate() throws {
-        var opens: [Int64] = []
-        try connection.query("SELECT id FROM hits WHERE view_id IS NOT NULL AND kind = 'app_open'", []) { row in
-            if let id = row[0].integer { opens.append(id) }
-        }
-        let moved = try assign(opens)
-        guard !moved.isEmpty else { return }
-        for (set, grain, counts) in RollupTable.counts(fromFullHours: moved) {
-            try RollupTable.add(counts.filter { $0.value != 0 }, to: set.table(grain), columns: set.columns, on: connection)
-        }
     }
 
     /// The UTM values an app open's own link carried (`query`, as the log keeps it), in the order

@@ -64,6 +64,9 @@ public struct RollupBuilder {
             if wasCountedAhead { countedAhead += 1 }
             progress(RollupProgress(chunksDone: chunks.count + index + 1, totalChunks: total, hitsCounted: counted, chunksCountedAhead: countedAhead))
         }
+        // Every row is now paired, campaigned and named by this build's rules.
+        var arguments = SQLArguments(dialect: connection.dialect)
+        _ = try connection.execute("DELETE FROM meta WHERE key = \(arguments.add(.text(HitTable.rebuildPendingThroughKey)))", arguments.values)
         return counted
     }
 

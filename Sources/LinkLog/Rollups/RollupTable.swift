@@ -45,28 +45,4 @@ package enum RollupTable {
         }
         return result
     }
-
-    /// Adds `counts` (some may be negative) to `table`'s rows with plain statements, making a row
-    /// for a key that has none and deleting a row whose count falls to zero: for a migration's few
-    /// changes (the writer has prepared statements of its own for every batch).
-    package static func add(_ counts: [RollupKey: Int64], to table: String, columns: [String], on connection: any LogSQLConnection) throws {
-        for (key, count) in counts {
-            var arguments = SQLArguments(dialect: connection.dialect)
-            let change = arguments.add(.integer(count))
-            let match =
-                ["\(bucketColumn) = \(arguments.add(.integer(key.bucketStart)))"]
-                + zip(columns, key.values).map { column, value in connection.dialect.isNotDistinct(column, arguments.add(value)) }
-            let updated = try connection.execute(
-                "UPDATE \(table) SET \(countColumn) = \(countColumn) + \(change) WHERE \(match.joined(separator: " AND "))", arguments.values)
-            // A count taken from a row that is not there is not made a row of its own.
-            if updated == 0, count > 0 {
-                var inserted = SQLArguments(dialect: connection.dialect)
-                let values = ([.integer(key.bucketStart)] + key.values + [.integer(count)]).map { inserted.add($0) }
-                try connection.execute(
-                    "INSERT INTO \(table) (\(([bucketColumn] + columns + [countColumn]).joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))",
-                    inserted.values)
-            }
-        }
-        try connection.execute("DELETE FROM \(table) WHERE \(countColumn) = 0", [])
-    }
 }
