@@ -120,6 +120,7 @@ let package = Package(
                 "BlockingThreads",
                 "HitJournal",
                 "OrderedJSON",
+                "PercentCoding",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],

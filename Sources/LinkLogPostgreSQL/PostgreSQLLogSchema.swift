@@ -8,7 +8,7 @@ import LinkLog
 /// migrate once. A test checks that a database migrated from version 5 and a new one are the same.
 public enum PostgreSQLLogSchema {
     /// The schema this build writes and reads.
-    public static let currentVersion = 9
+    public static let currentVersion = 10
 
     /// The current schema, derived from the declarations of the tables (`HitTable`, the rollups'
     /// `RollupTableSet` and `CreditTable`): what a new database is made with (`meta` is made first,
@@ -120,6 +120,16 @@ public enum PostgreSQLLogSchema {
             [
                 "CREATE INDEX IF NOT EXISTS hits_view_secret ON hits (secret, ts_ms) WHERE kind = 'fallback' AND status = 200 AND secret IS NOT NULL",
                 "DROP INDEX IF EXISTS hits_secret_time",
+            ]
+        ),
+        // As SQLite's version 11: `preview_app` (kept if an operator added it ahead, as the index
+        // of version 9 may be), and the mark of the rows `linkhost rollup` must bring to the
+        // campaign rule.
+        (
+            10,
+            [
+                "ALTER TABLE hits ADD COLUMN IF NOT EXISTS preview_app TEXT",
+                "INSERT INTO meta (key, value) SELECT '\(HitTable.rebuildPendingThroughKey)', MAX(id) FROM hits HAVING MAX(id) IS NOT NULL",
             ]
         ),
     ]

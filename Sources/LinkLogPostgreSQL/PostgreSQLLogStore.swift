@@ -28,20 +28,22 @@ final class PostgreSQLLogStore: LogStore {
     func insert(_ records: [LogRecord], droppedRecords: Int, marker: LogBatchMarker?) throws {
         let refusedNow = try connection.transaction {
             var paired = OpenCrediting.Inserted()
+            var previews = PreviewApps()
             var kept = records
             var refused = 0
             try connection.execute("SAVEPOINT linkhost_batch")
             do {
-                try insertHits(records[...], noting: &paired)
+                try insertHits(records[...], noting: &paired, &previews)
                 try connection.execute("RELEASE SAVEPOINT linkhost_batch")
             } catch let error as PostgreSQLError where Self.refusesAValue(error) {
                 try connection.execute("ROLLBACK TO SAVEPOINT linkhost_batch")
                 paired = OpenCrediting.Inserted()
+                previews = PreviewApps()
                 kept = []
                 for index in records.indices {
                     try connection.execute("SAVEPOINT linkhost_row")
                     do {
-                        try insertHits(records[index...index], noting: &paired)
+                        try insertHits(records[index...index], noting: &paired, &previews)
                         try connection.execute("RELEASE SAVEPOINT linkhost_row")
                         kept.append(records[index])
                     } catch let error as PostgreSQLError where Self.refusesAValue(error) {
@@ -55,10 +57,11 @@ final class PostgreSQLLogStore: LogStore {
                     "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = meta.value + EXCLUDED.value",
                     [.text(HitTable.refusedRecordsKey), .integer(Int64(refused))])
             }
+            try previews.fill(on: connection)
             for (set, grain, counts) in RollupTable.counts(of: kept) { try addToRollup(set.table(grain), set.columns, counts) }
-            for (grain, changes) in try OpenCrediting(connection: connection).update(for: paired) {
-                try addToRollup(CreditTable.table(grain), CreditTable.columns, changes)
-            }
+            let changes = try OpenCrediting(connection: connection).update(for: paired)
+            for (grain, credits) in changes.credits { try addToRollup(CreditTable.table(grain), CreditTable.columns, credits) }
+            for (set, grain, counts) in changes.hits { try addToRollup(set.table(grain), set.columns, counts) }
             if droppedRecords > 0 {
                 try connection.execute(
                     "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = meta.value + EXCLUDED.value",
@@ -96,15 +99,16 @@ final class PostgreSQLLogStore: LogStore {
         }
     }
 
-    /// Inserts `records`, noting in `paired` the ids of the rows that take part in pairing (read
-    /// back with `RETURNING`, which says nothing of order, so each row says what it is; the other
-    /// rows are not sent back).
-    private func insertHits(_ records: ArraySlice<LogRecord>, noting paired: inout OpenCrediting.Inserted) throws {
+    /// Inserts `records`, noting in `paired` the ids of the rows that take part in pairing and in
+    /// `previews` the fallback pages no person fetched (read back with `RETURNING`, which says
+    /// nothing of order, so each row says what it is; the other rows are not sent back).
+    private func insertHits(_ records: ArraySlice<LogRecord>, noting paired: inout OpenCrediting.Inserted, _ previews: inout PreviewApps) throws {
         let rows = records.map(\.columnValues)
         let arguments = HitTable.recordColumns.indices.map { column in SQLValue.text(PostgreSQLConnection.arrayLiteral(rows.lazy.map { $0[column] })) }
         try connection.query(Self.insertHitsSQL, arguments, prepared: true) { row in
             guard let id = row[0].integer else { return }
             paired.note(role: row[1], token: row[2], id: id)
+            if row[3] != .null { previews.note(clientClass: row[3].text, userAgent: row[4].text, id: id) }
         }
     }
 
@@ -119,8 +123,9 @@ final class PostgreSQLLogStore: LogStore {
             WITH inserted AS (
               INSERT INTO hits (\(columns.map(\.name).joined(separator: ", ")))
               SELECT * FROM unnest(\(arrays.joined(separator: ", ")))
-              RETURNING id, \(OpenCrediting.Inserted.roleSQL))
-            SELECT * FROM inserted AS returned (id, role, token) WHERE role IS NOT NULL
+              RETURNING id, \(OpenCrediting.Inserted.roleSQL),
+                CASE WHEN kind = 'fallback' AND \(ClientClass.notPersonCondition) THEN client_class END, user_agent)
+            SELECT * FROM inserted AS returned (id, role, token, preview, agent) WHERE role IS NOT NULL OR preview IS NOT NULL
             """
     }()
 

@@ -15,8 +15,8 @@ final class SQLiteLogStore: LogStore {
     /// Per rollup table: add to a key's row, and insert the row when there was none to add to.
     private let addToRollup: [String: SQLiteStatement]
     private let insertRollup: [String: SQLiteStatement]
-    /// Per credit table: delete a key's row once its count is back to zero.
-    private let deleteEmptyCredit: [String: SQLiteStatement]
+    /// Per rollup table: delete a key's row once its count is back to zero (an open moved away).
+    private let deleteEmptyRow: [String: SQLiteStatement]
     private let fileIdentity: FileIdentity
     /// Where a row's texts are copied for binding (see `SQLiteTextArena`).
     private let textArena: SQLiteTextArena
@@ -70,7 +70,7 @@ final class SQLiteLogStore: LogStore {
         ]
         var addToRollup: [String: SQLiteStatement] = [:]
         var insertRollup: [String: SQLiteStatement] = [:]
-        var deleteEmptyCredit: [String: SQLiteStatement] = [:]
+        var deleteEmptyRow: [String: SQLiteStatement] = [:]
         let rollupTables =
             RollupTableSet.allCases.flatMap { set in RollupGrain.allCases.map { (set.table($0), set.columns) } }
             + RollupGrain.allCases.map { (CreditTable.table($0), CreditTable.columns) }
@@ -79,17 +79,13 @@ final class SQLiteLogStore: LogStore {
             let keyMatch = (["bucket_ms = ?2"] + columns.enumerated().map { "\($1) IS ?\($0 + 3)" }).joined(separator: " AND ")
             deleteBefore.append(try connection.prepare("DELETE FROM \(table) WHERE bucket_ms < ?1", persistent: true))
             addToRollup[table] = try connection.prepare("UPDATE \(table) SET hits = hits + ?1 WHERE \(keyMatch)", persistent: true)
+            // ?1 is bound and unused, so the key binds like the other statements'.
+            deleteEmptyRow[table] = try connection.prepare("DELETE FROM \(table) WHERE hits = 0 AND ?1 IS NOT NULL AND \(keyMatch)", persistent: true)
             let placeholders = (1...(columns.count + 2)).map { "?\($0)" }.joined(separator: ", ")
             insertRollup[table] = try connection.prepare(
                 "INSERT INTO \(table) (hits, bucket_ms, \(columns.joined(separator: ", "))) VALUES (\(placeholders))", persistent: true)
         }
-        for grain in RollupGrain.allCases {
-            let table = CreditTable.table(grain)
-            let keyMatch = (["bucket_ms = ?2"] + CreditTable.columns.enumerated().map { "\($1) IS ?\($0 + 3)" }).joined(separator: " AND ")
-            // ?1 is bound and unused, so the key binds like the other statements'.
-            deleteEmptyCredit[table] = try connection.prepare("DELETE FROM \(table) WHERE hits = 0 AND ?1 IS NOT NULL AND \(keyMatch)", persistent: true)
-        }
-        self.deleteEmptyCredit = deleteEmptyCredit
+        self.deleteEmptyRow = deleteEmptyRow
         self.deleteBefore = deleteBefore
         self.addToRollup = addToRollup
         self.insertRollup = insertRollup
@@ -119,6 +115,7 @@ final class SQLiteLogStore: LogStore {
     func insert(_ records: [LogRecord], droppedRecords: Int, marker: LogBatchMarker?) throws {
         try connection.transaction(.immediate) {
             var paired = OpenCrediting.Inserted()
+            var previews = PreviewApps()
             var views: [SQLiteViewChains.View] = []
             var ids: ClosedRange<Int64>?
             try records.withUnsafeBufferPointer { rows in
@@ -129,6 +126,9 @@ final class SQLiteLogStore: LogStore {
                     _ = try insertHit.step()
                     let id = connection.lastInsertedRowID
                     paired.note(record, id: id)
+                    if record.pointee.kind == "fallback" {
+                        previews.note(clientClass: record.pointee.clientClass, userAgent: record.pointee.userAgent, id: id)
+                    }
                     ids = (ids?.lowerBound ?? id)...id
                     if let secret = record.pointee.secretToken, record.pointee.kind == "fallback", record.pointee.status == 200 {
                         views.append((id, record.pointee.timestampMilliseconds, secret))
@@ -139,15 +139,17 @@ final class SQLiteLogStore: LogStore {
                 for (key, count) in counts { try addToRollup(set.table(grain), key, count) }
             }
             if let ids { try chains.extend(batch: views, rows: ids) }
-            for (grain, changes) in try OpenCrediting(connection: connection).update(for: paired) {
-                let table = CreditTable.table(grain)
+            try previews.fill(on: connection)
+            let changes = try OpenCrediting(connection: connection).update(for: paired)
+            let tables = changes.credits.map { (CreditTable.table($0.grain), $0.changes) } + changes.hits.map { ($0.set.table($0.grain), $0.counts) }
+            for (table, changes) in tables {
                 for (key, change) in changes {
                     if change > 0 {
                         try addToRollup(table, key, change)
                     } else {
-                        // An open left this view's row, which holds it: only subtract, never make a row.
+                        // An open left this row, which holds it: only subtract, never make a row.
                         try run(addToRollup[table]!, key, change)
-                        try run(deleteEmptyCredit[table]!, key, change)
+                        try run(deleteEmptyRow[table]!, key, change)
                     }
                 }
             }

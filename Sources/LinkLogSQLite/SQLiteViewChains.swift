@@ -124,7 +124,9 @@ package final class SQLiteViewChains {
         var next = try link(heads[Self.bucket(ofHash: code)])
         while let current = next, current.time >= time - FunnelRow.pairingWindowMilliseconds {
             if current.code == code {
-                if current.time <= time, try place(of: current.id) == Place(secret: secret, site: site, rule: rule) { return current.id }
+                if current.time <= time, try place(of: current.id) == Place(secret: secret, site: site, rule: rule, isPerson: true) {
+                    return current.id
+                }
                 next = try link(current.prev)
             } else {
                 next = try link(current.skip)
@@ -133,18 +135,24 @@ package final class SQLiteViewChains {
         return nil
     }
 
-    /// What a view's row in `hits` must hold to pair with an open.
+    /// What a view's row in `hits` must hold to pair with an open: the code, site and rule, and
+    /// a person's client (a link preview's fetch of the code's page is no view; it stays in the
+    /// chains, and is stepped over here).
     private struct Place: Equatable {
         let secret: String?
         let site: String?
         let rule: String?
+        let isPerson: Bool
     }
 
+    private static let notPeople = Set(ClientClass.notPeople.map(\.rawValue))
+
     private func place(of id: Int64) throws -> Place? {
-        try connection.withCachedStatement("SELECT secret, site, rule FROM hits WHERE id = ?1") { row in
+        try connection.withCachedStatement("SELECT secret, site, rule, client_class FROM hits WHERE id = ?1") { row in
             try row.bind(integer: id, at: 1)
             guard try row.step() else { return nil }
-            return Place(secret: row.text(at: 0), site: row.text(at: 1), rule: row.text(at: 2))
+            let isPerson = row.text(at: 3).map { !Self.notPeople.contains($0) } ?? true
+            return Place(secret: row.text(at: 0), site: row.text(at: 1), rule: row.text(at: 2), isPerson: isPerson)
         }
     }
 

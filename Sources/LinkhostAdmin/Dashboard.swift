@@ -133,7 +133,12 @@ struct Dashboard: Sendable {
             var narrowed = everyKind
             narrowed.kind = kind.rawValue
             var byDay: [String: Int] = [:]
-            for row in try reader.stats(by: .day, narrowed) { byDay[row.key ?? ""] = row.hits }
+            if kind == .fallback {
+                // Views as the funnel counts them: people's, not link previews' or crawlers'.
+                for row in try reader.funnel(by: .day, everyKind) { byDay[row.key ?? ""] = row.views }
+            } else {
+                for row in try reader.stats(by: .day, narrowed) { byDay[row.key ?? ""] = row.hits }
+            }
             let label = pages.text(key, language)
             series.append(DashboardChart.Series(name: name, label: label, counts: days.map { byDay[$0] ?? 0 }))
             totals.append(["series": name, "label": label, "value": grouped(byDay.values.reduce(0, +), language)])
@@ -162,6 +167,7 @@ struct Dashboard: Sendable {
             step("funnel_opens_after_view", funnel.opensAfterView), step("funnel_bypass_opens", funnel.bypassOpens),
             step("funnel_installs", funnel.installs),
         ]
+        context["previewsText"] = pages.text("funnel_previews", language, ["count": grouped(funnel.previews, language)])
         var bypassFilter = everyKind
         bypassFilter.limit = Self.bypassGroups
         context["bypass"] = bypassPanel(try reader.bypassedLinks(bypassFilter), language: language)

@@ -17,7 +17,7 @@ struct StatsCommand: ParsableCommand {
             same invite code — credited to that view's group; of those, bypass opens (through the page's own \
             open button: the person had the app, yet the link showed the page) and installs (a link found by \
             the app after installing); each as a share of views. --kind cannot be used with --funnel. \
-            Grouping by in_app or referrer_host counts the log's rows of the whole range (no rollup).
+            Grouping by in_app, referrer_host or preview_app counts the log's rows of the whole range (no rollup).
             """
     )
 
@@ -64,6 +64,11 @@ struct StatsCommand: ParsableCommand {
             table = ResultTable(stats: try reader.stats(by: dimension, try options.filter()), dimension: dimension)
         }
         StandardOutput.write(format.render(table, width: TerminalWidth.columns))
+        if let pending = try reader.rebuildPendingThroughID() {
+            CLIFailure.printToStandardError(
+                "note: rows up to id \(pending) were logged before this linkhost: their app opens count under their own campaigns"
+                    + " and their previews under no app until `linkhost rollup` brings them to the campaign rule")
+        }
     }
 }
 
@@ -75,6 +80,7 @@ enum DimensionOption: String, CaseIterable {
     case utmCampaign = "utm_campaign"
     case inApp = "in_app"
     case referrerHost = "referrer_host"
+    case previewApp = "preview_app"
 
     var dimension: StatsDimension { StatsDimension(rawValue: rawValue) ?? .kind }
 }

@@ -55,7 +55,8 @@ struct FunnelTests {
             Array(repeating: S.click("open-app", campaign: "spring"), count: 3)
             + Array(repeating: S.click("store", campaign: "spring"), count: 2)
             + [S.click("copy", campaign: "spring")]
-        // The app reports opens without the link's campaign; they pair with spring views S0 and S1.
+        // The app reports opens without the link's campaign; they pair with spring views S0 and S1,
+        // and count under spring (the campaign rule).
         let opens = [S.open("S0", at: S.base + S.hour), S.open("S1", at: S.base + 2 * S.hour)]
         let noise = [
             S.view("S2", campaign: "spring", status: 304),
@@ -67,10 +68,9 @@ struct FunnelTests {
         try fixture.write(springViews + autumnViews + springClicks + [S.click("open-app", campaign: "autumn")] + opens + noise)
         let reader = try fixture.reader()
 
-        let spring = FunnelRow(key: "spring", views: 4, openClicks: 3, storeClicks: 2, copies: 1, appOpens: 0, opensAfterView: 2)
+        let spring = FunnelRow(key: "spring", views: 4, openClicks: 3, storeClicks: 2, copies: 1, appOpens: 2, opensAfterView: 2)
         let autumn = FunnelRow(key: "autumn", views: 2, openClicks: 1, storeClicks: 0, copies: 0, appOpens: 0, opensAfterView: 0)
-        let unattributed = FunnelRow(key: nil, views: 0, openClicks: 0, storeClicks: 0, copies: 0, appOpens: 2, opensAfterView: 0)
-        #expect(try reader.funnel(by: .utmCampaign, LogFilter()) == [spring, autumn, unattributed])
+        #expect(try reader.funnel(by: .utmCampaign, LogFilter()) == [spring, autumn])
 
         var onlySpring = spring
         onlySpring.key = nil
@@ -131,9 +131,8 @@ struct FunnelTests {
         let reader = try fixture.reader()
         #expect(
             try reader.funnel(by: .utmCampaign, LogFilter()) == [
-                FunnelRow(key: "autumn", views: 1, openClicks: 0, storeClicks: 0, copies: 0, appOpens: 0, opensAfterView: 1),
+                FunnelRow(key: "autumn", views: 1, openClicks: 0, storeClicks: 0, copies: 0, appOpens: 1, opensAfterView: 1),
                 FunnelRow(key: "spring", views: 1, openClicks: 0, storeClicks: 0, copies: 0, appOpens: 0, opensAfterView: 0),
-                FunnelRow(key: nil, views: 0, openClicks: 0, storeClicks: 0, copies: 0, appOpens: 1, opensAfterView: 0),
             ])
         // Filtering for a campaign gives what its row says when grouped: the credit went to autumn.
         #expect(try reader.funnel(by: nil, LogFilter(utmCampaign: "spring")).map(\.opensAfterView) == [0])
@@ -163,7 +162,7 @@ struct FunnelTests {
             spring + autumn
                 + [S.click("open-app", campaign: "spring")] + Array(repeating: S.click("store", campaign: "spring"), count: 3)
                 + Array(repeating: S.click("copy", campaign: "autumn"), count: 2)
-                + [S.open("S0", at: S.base + S.hour), S.open("S1", at: S.base + S.hour)])
+                + [S.open("S0", at: S.base + S.hour), S.open("S1", at: S.base + S.hour), S.open(nil, at: S.base + S.hour)])
         let rows = try fixture.reader().funnel(by: .utmCampaign, LogFilter())
         #expect(rows.map(\.key) == ["spring", "autumn", nil])
         #expect(rows[0].openClickRate == 1.0 / 8)
@@ -171,14 +170,14 @@ struct FunnelTests {
         #expect(rows[0].copyRate == 0)
         #expect(rows[0].opensAfterViewRate == 2.0 / 8)
         #expect(rows[1].copyRate == 2.0 / 3)
-        #expect(rows[2].appOpens == 2)
+        #expect(rows[0].appOpens == 2 && rows[2].appOpens == 1)
         #expect([rows[2].openClickRate, rows[2].storeClickRate, rows[2].copyRate, rows[2].opensAfterViewRate] == [nil, nil, nil, nil])
 
         let json = try JSONParser().parse(OutputFormat.json.render(ResultTable(funnel: rows, dimension: .utmCampaign, percentages: false)))
         let objects = try #require(json.arrayElements)
         let keys = [
             "utm_campaign", "views", "open_clicks", "store_clicks", "copies", "app_opens", "opens_after_view", "bypass_opens", "installs",
-            "open_click_rate", "store_click_rate", "copy_rate", "opens_after_view_rate", "bypass_rate", "install_rate",
+            "previews", "open_click_rate", "store_click_rate", "copy_rate", "opens_after_view_rate", "bypass_rate", "install_rate",
         ]
         #expect(objects.allSatisfy { $0.objectMembers?.map(\.key) == keys })
         #expect(objects[0]["utm_campaign"] == "spring")
@@ -192,14 +191,14 @@ struct FunnelTests {
 
         let csv = OutputFormat.csv.render(ResultTable(funnel: rows, dimension: .utmCampaign, percentages: false))
         #expect(csv.hasPrefix(keys.joined(separator: ",") + "\r\n"))
-        #expect(csv.contains("\r\n(none),0,0,0,0,2,0,0,0,,,,,,\r\n"))
+        #expect(csv.contains("\r\n(none),0,0,0,0,1,0,0,0,0,,,,,,\r\n"))
 
         let table = OutputFormat.table.render(ResultTable(funnel: rows, dimension: .utmCampaign, percentages: true), width: nil)
         let lines = table.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         #expect(lines[0] == keys)
-        #expect(lines[2] == ["spring", "8", "1", "3", "0", "0", "2", "0", "0", "12.5%", "37.5%", "0.0%", "25.0%", "0.0%", "0.0%"])
-        #expect(lines[3] == ["autumn", "3", "0", "0", "2", "0", "0", "0", "0", "0.0%", "0.0%", "66.7%", "0.0%", "0.0%", "0.0%"])
-        #expect(lines[4] == ["(none)", "0", "0", "0", "0", "2", "0", "0", "0", "–", "–", "–", "–", "–", "–"])
+        #expect(lines[2] == ["spring", "8", "1", "3", "0", "2", "2", "0", "0", "0", "12.5%", "37.5%", "0.0%", "25.0%", "0.0%", "0.0%"])
+        #expect(lines[3] == ["autumn", "3", "0", "0", "2", "0", "0", "0", "0", "0", "0.0%", "0.0%", "66.7%", "0.0%", "0.0%", "0.0%"])
+        #expect(lines[4] == ["(none)", "0", "0", "0", "0", "1", "0", "0", "0", "0", "–", "–", "–", "–", "–", "–"])
 
         // On a 120-column terminal the fifteen columns' headers would be cut alike (open_… twice):
         // one record per group, every name and campaign whole.

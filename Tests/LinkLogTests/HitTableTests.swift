@@ -106,7 +106,7 @@ struct HitTableTests {
         #expect(Set(names).count == names.count)
         #expect(HitTable.rowColumns.first?.field == .rowID)
         #expect(HitTable.recordColumns.count == 25)
-        #expect(HitTable.columns.filter { !$0.field.isOnRecord }.map(\.name) == ["id", "view_id"])
+        #expect(HitTable.columns.filter { !$0.field.isOnRecord }.map(\.name) == ["id", "view_id", "preview_app"])
         for index in HitTable.indexes {
             #expect(index.columns.allSatisfy(names.contains), "\(index.name)")
         }

@@ -107,6 +107,7 @@ struct LogReaderTests {
         #expect(
             StatsDimension.allCases.map(\.rawValue) == [
                 "rule", "kind", "host", "client", "utm_source", "utm_medium", "utm_campaign", "day", "site", "status", "in_app", "referrer_host",
+                "preview_app",
             ])
         #expect(OutputFormat.allCases.map(\.rawValue) == ["table", "json", "csv"])
         #expect(HitColumn(rawValue: "user_agent")?.rawValue == "user_agent")

@@ -121,7 +121,7 @@ struct LogSchemaMigrationTests {
         let columns = try connection.prepare("SELECT name FROM pragma_table_info('hits')")
         var names: [String] = []
         while try columns.step() { names.append(columns.text(at: 0) ?? "") }
-        #expect(names.suffix(7) == ["event", "secret", "view_id", "query", "referrer_host", "in_app", "view_token"])
+        #expect(names.suffix(8) == ["event", "secret", "view_id", "query", "referrer_host", "in_app", "view_token", "preview_app"])
         // Version 4's index of rows by code, narrowed to views by version 9, gave way to the
         // chains of views by code in version 10.
         #expect(try connection.queryText("SELECT sql FROM sqlite_master WHERE name = 'hits_secret_time'") == nil)
@@ -171,6 +171,7 @@ struct LogSchemaMigrationTests {
         let connection = try SQLiteConnection(path: fixture.databasePath)
         try connection.execute(
             """
+            ALTER TABLE hits DROP COLUMN preview_app;
             DROP INDEX hits_view_token; DROP INDEX hits_open_token; DROP INDEX hits_bypass_time; ALTER TABLE hits DROP COLUMN view_token;
             ALTER TABLE hits DROP COLUMN in_app;
             ALTER TABLE hits DROP COLUMN referrer_host;

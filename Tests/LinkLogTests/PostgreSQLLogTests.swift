@@ -74,6 +74,30 @@ struct PostgreSQLLogTests {
         #expect(try fromRollups.funnel(by: .inApp, LogFilter()) == (try sqlite.funnel(by: .inApp, LogFilter())))
     }
 
+    @Test("previews and the campaign rule read as in SQLite: previews by app, paired opens under their views' campaigns")
+    func peopleAndCampaignsLikeSQLite() throws {
+        let server = try TemporaryPostgreSQL()
+        let postgres = LogDatabaseLocator.database(at: server.url)
+        let records =
+            PeopleFunnelTests.splitLog + PeopleFunnelTests.previewers.map { PeopleFunnelTests.view(by: $0) } + PeopleFunnelTests.previewAfterView
+        let writer = try Self.writer(postgres)
+        for record in records { writer.enqueue(record) }
+        #expect(writer.stop().written == records.count)
+        let fixture = try LogFixture()
+        try fixture.write(records)
+        let sqlite = try fixture.reader()
+        for usesRollups in [true, false] {
+            let reader = try LogReader(database: postgres, usesRollups: usesRollups)
+            #expect(try reader.funnel(by: .utmCampaign, LogFilter()) == (try sqlite.funnel(by: .utmCampaign, LogFilter())))
+            #expect(try reader.stats(by: .utmCampaign, LogFilter(kind: "app_open")) == (try sqlite.stats(by: .utmCampaign, LogFilter(kind: "app_open"))))
+            #expect(try reader.stats(by: .previewApp, LogFilter()) == (try sqlite.stats(by: .previewApp, LogFilter())))
+        }
+        let launch = try #require(try sqlite.funnel(by: .utmCampaign, LogFilter()).first)
+        #expect(launch.key == "launch" && launch.appOpens == 5 && launch.opensAfterView == 5 && launch.previews == PeopleFunnelTests.previewers.count)
+        #expect(try sqlite.stats(by: .previewApp, LogFilter()).count == PeopleFunnelTests.previewers.count + 1)
+        #expect(try sqlite.funnel(by: .utmCampaign, LogFilter(utmCampaign: "reshare")).first?.opensAfterView == 0)
+    }
+
     @Test("a rebuild gives the rollups the writer kept; retention deletes whole days from hits and rollups")
     func rebuildAndRetention() throws {
         let server = try TemporaryPostgreSQL()

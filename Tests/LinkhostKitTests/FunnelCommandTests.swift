@@ -22,7 +22,7 @@ struct FunnelCommandTests {
     }
 
     /// Two views of the spring campaign, one open-app click, and the app opened with the first code;
-    /// one view of an unnamed campaign.
+    /// one view of an unnamed campaign; WhatsApp's preview fetch of a spring link.
     static func makeDatabase(in folder: TemporaryDirectory) throws -> String {
         let database = folder.path + "/log.sqlite"
         let writer = try LogWriter(databasePath: database)
@@ -32,6 +32,7 @@ struct FunnelCommandTests {
             record("fallback", at: 2000, code: "CCCC3333"),
             record("event", at: 3000, campaign: "spring", event: "open-app"),
             record("app_open", at: 60_000, code: "AAAA1111"),
+            preview(at: 500),
         ] {
             writer.enqueue(record)
         }
@@ -39,12 +40,38 @@ struct FunnelCommandTests {
         return database
     }
 
+    /// WhatsApp fetching a spring link to draw its preview.
+    static func preview(at offset: Int64) -> LogRecord {
+        var preview = record("fallback", at: offset, campaign: "spring")
+        preview.userAgent = "WhatsApp/2.23.20.0 A"
+        preview.clientClass = ClientClassifier.classify(preview.userAgent).rawValue
+        return preview
+    }
+
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
         try ChildProcess.run(ProjectPaths.linkhostBinary, arguments)
     }
 
-    static let countKeys = ["views", "open_clicks", "store_clicks", "copies", "app_opens", "opens_after_view", "bypass_opens", "installs"]
+    static let countKeys = ["views", "open_clicks", "store_clicks", "copies", "app_opens", "opens_after_view", "bypass_opens", "installs", "previews"]
     static let rateKeys = ["open_click_rate", "store_click_rate", "copy_rate", "opens_after_view_rate", "bypass_rate", "install_rate"]
+
+    @Test("the binary's views and previews equal the SQL docs/hit-log.md gives, and previews are told by app")
+    func previewsEqualTheDocumentedSQL() throws {
+        let folder = try TemporaryDirectory()
+        let database = try Self.makeDatabase(in: folder)
+        let doc = try String(contentsOfFile: ProjectPaths.root + "/docs/hit-log.md", encoding: .utf8)
+        let sql = try #require(
+            doc.components(separatedBy: "```sql\n").dropFirst().map { $0.components(separatedBy: "\n```")[0] }.first { $0.contains("AS previews") })
+        var fromSQL: [Int64] = []
+        let connection = try SQLiteConnection(path: database, flags: [.readOnly])
+        try connection.query(sql.replacingOccurrences(of: ":since", with: "0"), []) { row in fromSQL = row.compactMap(\.integer) }
+        let funnel = try Self.run(["stats", "--funnel", "--format", "json", "--db", database])
+        let row = try #require(try JSONParser().parse(funnel.output).arrayElements?.first)
+        #expect(fromSQL == [3, 1] && row["views"] == 3 && row["previews"] == 1, "\(fromSQL) \(funnel.output)")
+        let apps = try Self.run(["stats", "--by", "preview_app", "--kind", "fallback", "--format", "json", "--db", database])
+        let groups = try #require(try JSONParser().parse(apps.output).arrayElements)
+        #expect(groups.map { $0["preview_app"] } == ["(none)", "whatsapp"], "\(apps.output) \(apps.error)")
+    }
 
     @Test func jsonCarriesTheGroupKeyCountsAndRates() throws {
         let folder = try TemporaryDirectory()
@@ -59,12 +86,15 @@ struct FunnelCommandTests {
         #expect(spring["views"] == 2)
         #expect(spring["open_clicks"] == 1)
         #expect(spring["opens_after_view"] == 1)
+        // The open paired with a spring view counts under spring in app_opens too.
+        #expect(spring["app_opens"] == 1)
+        #expect(spring["previews"] == 1)
         #expect(spring["open_click_rate"]?.numberValue?.doubleValue == 0.5)
         #expect(spring["copy_rate"]?.numberValue?.doubleValue == 0)
         let none = try #require(objects.last)
         #expect(none["utm_campaign"] == "(none)")
         #expect(none["views"] == 1)
-        #expect(none["app_opens"] == 1)
+        #expect(none["app_opens"] == 0)
 
         let total = try Self.run(["stats", "--funnel", "--format", "json", "--db", database])
         #expect(total.status == 0, "\(total.error)")
@@ -72,6 +102,7 @@ struct FunnelCommandTests {
         #expect(all.count == 1)
         #expect(all.first?.objectMembers?.map(\.key) == Self.countKeys + Self.rateKeys)
         #expect(all.first?["views"] == 3)
+        #expect(all.first?["previews"] == 1)
         #expect(all.first?["opens_after_view_rate"]?.numberValue?.literal == "0.3333")
 
         let csv = try Self.run(["stats", "--funnel", "--by", "day", "--format", "csv", "--db", database])
@@ -116,7 +147,7 @@ struct FunnelCommandTests {
         let database = try Self.makeDatabase(in: folder)
         let chosen = try Self.run(["log", "--columns", "kind,event", "--format", "csv", "--db", database])
         #expect(chosen.status == 0, "\(chosen.error)")
-        #expect(chosen.output == "kind,event\r\napp_open,\r\nevent,open-app\r\nfallback,\r\nfallback,\r\nfallback,\r\n")
+        #expect(chosen.output == "kind,event\r\napp_open,\r\nevent,open-app\r\nfallback,\r\nfallback,\r\nfallback,\r\nfallback,\r\n")
 
         let everything = try JSONParser().parse(try Self.run(["log", "--format", "json", "--db", database]).output)
         let first = try #require(everything.arrayElements?.first)

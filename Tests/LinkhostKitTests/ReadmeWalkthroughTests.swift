@@ -44,7 +44,7 @@ struct ReadmeWalkthroughTests {
         .server([". data/secrets.env", "bash scripts/serve"], ready: "admin (dashboard, /api/v1/, /metrics)"),
         .command(#"echo "$LINKHOST_ADMIN_TOKEN""#, prints: "\n"),
         .command(
-            #"curl -s -o /dev/null -w '%{http_code}\n' -H 'Host: rowhni.com' 'http://127.0.0.1:8080/addfriend?code=TEST123&utm_source=whatsapp&utm_campaign=launch'"#,
+            #"curl -s -o /dev/null -w '%{http_code}\n' -A 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1' -H 'Host: rowhni.com' 'http://127.0.0.1:8080/addfriend?code=TEST123&utm_source=whatsapp&utm_campaign=launch'"#,
             prints: "200"),
         .command(
             #"curl -s -H 'Host: rowhni.com' -H "Authorization: Bearer $LINKHOST_INGEST_KEY" -H 'Content-Type: application/json' -d '{"url": "https://rowhni.com/addfriend?code=TEST123", "source": "universal-link"}' http://127.0.0.1:8080/v1/opens"#,
@@ -53,7 +53,7 @@ struct ReadmeWalkthroughTests {
         .command("linkhost stats --funnel --by utm_campaign", prints: "100.0%", settles: true),
         .command(
             #"curl -s -H "Authorization: Bearer $LINKHOST_ADMIN_TOKEN" 'http://127.0.0.1:9090/api/v1/funnel?by=utm_campaign'"#,
-            prints: #""utm_campaign":"launch","views":1,"open_clicks":0,"store_clicks":0,"copies":0,"app_opens":0,"opens_after_view":1"#, settles: true),
+            prints: #""utm_campaign":"launch","views":1,"open_clicks":0,"store_clicks":0,"copies":0,"app_opens":1,"opens_after_view":1"#, settles: true),
         .silent(#"sed -i 's/"TEAMID\./"ABCDE12345./' config.json"#),
         .command("linkhost reload", prints: "sent SIGHUP to linkhost"),
         .command(

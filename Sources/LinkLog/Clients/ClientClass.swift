@@ -19,4 +19,20 @@ public enum ClientClass: String, Sendable, CaseIterable {
     case bot
     /// No User-Agent, or one that fits none of the above.
     case unknown
+
+    /// The classes that are no person reading a page: link previews, crawlers and scripts, and
+    /// Apple's fetchers. The funnel counts their fallback pages as `previews`, apart from `views`.
+    public static let notPeople: [ClientClass] = [.linkPreview, .bot, .aasaBot, .appleCFNetwork]
+
+    /// The SQL condition on the `client_class` column that holds for a row no person caused.
+    public static let notPersonCondition = "client_class IN (\(notPeople.map { "'\($0.rawValue)'" }.joined(separator: ", ")))"
+
+    /// The SQL condition that holds for a row a person caused: any class but `notPeople` (rows
+    /// without a class, logged before classes existed, count as people).
+    public static let personCondition = personCondition(on: "client_class")
+
+    /// `personCondition` on the column `column` (`seen.client_class`, say).
+    public static func personCondition(on column: String) -> String {
+        "(\(column) IS NULL OR \(column) NOT IN (\(notPeople.map { "'\($0.rawValue)'" }.joined(separator: ", "))))"
+    }
 }

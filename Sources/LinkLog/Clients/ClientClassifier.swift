@@ -31,6 +31,51 @@ public enum ClientClassifier {
         return nil
     }
 
+    /// Which app or crawler `userAgent` is when it is no person (`ClientClass.notPeople`): the app
+    /// drawing a link preview (`whatsapp`, `slack`, `facebook`, `imessage`, …), the crawler
+    /// (`googlebot`, `bingbot`, …), Apple's fetchers (`aasa-bot`, `cfnetwork`), or `other`; `nil`
+    /// for a person's browser. Apple Messages' preview fetcher sends Facebook's and Twitter's
+    /// markers together (`facebookexternalhit/1.1 Facebot Twitterbot/1.0`), which neither of those
+    /// sends alone, so both together are `imessage`.
+    public static func previewApp(_ userAgent: String?) -> String? {
+        let clientClass = classify(userAgent)
+        guard let userAgent, ClientClass.notPeople.contains(clientClass) else { return nil }
+        var bytes = Array(userAgent.utf8)
+        for index in bytes.indices where bytes[index] >= 0x41 && bytes[index] <= 0x5A { bytes[index] |= 0x20 }
+        let markers = { (markers: [String]) in markers.allSatisfy { bytes.containsBytes(Array($0.utf8)) } }
+        return previewApps.first { app in app.markers.contains { markers($0) } }?.app ?? "other"
+    }
+
+    /// The previewers and crawlers by app, in the order they are told apart: Messages before
+    /// Facebook and Twitter (it sends both of their markers), Telegram before Twitter (its
+    /// string says "like TwitterBot"). Each entry is a list of marker sets, any set whose every
+    /// marker is present naming the app. Markers are lower case.
+    package static let previewApps: [(app: String, markers: [[String]])] = [
+        ("imessage", [["facebookexternalhit", "twitterbot"]]),
+        ("whatsapp", [["whatsapp/"]]),
+        ("telegram", [["telegrambot"]]),
+        ("facebook", [["facebookexternalhit"], ["facebot"]]),
+        ("twitter", [["twitterbot"]]),
+        ("slack", [["slackbot"], ["slack-imgproxy"]]),
+        ("discord", [["discordbot"]]),
+        ("linkedin", [["linkedinbot"]]),
+        ("skype", [["skypeuripreview"]]),
+        ("snapchat", [["snap url preview"]]),
+        ("pinterest", [["pinterestbot"]]),
+        ("reddit", [["redditbot"]]),
+        ("mastodon", [["mastodon/"]]),
+        ("googlebot", [["googlebot"]]),
+        ("bingbot", [["bingbot"]]),
+        ("applebot", [["applebot"]]),
+        ("duckduckbot", [["duckduckbot"]]),
+        ("yandex", [["yandex"]]),
+        ("baidu", [["baiduspider"]]),
+        ("gptbot", [["gptbot"]]),
+        ("aasa-bot", [["aasa-bot"]]),
+        ("cfnetwork", [["cfnetwork/"]]),
+        ("curl", [["curl/"]]),
+    ]
+
     /// The in-app browsers by app, in the order they are told apart: Messenger before Facebook (its
     /// string carries `FBAN/` too), every named app before an unnamed Android WebView (`; wv)`, which
     /// Instagram's and TikTok's Android strings carry as well). Markers are lower case. Some apps

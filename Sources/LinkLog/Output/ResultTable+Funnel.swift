@@ -1,6 +1,6 @@
 extension ResultTable {
     /// The funnel's count columns, in output order, after the group key.
-    static let funnelCountColumns = ["views", "open_clicks", "store_clicks", "copies", "app_opens", "opens_after_view", "bypass_opens", "installs"]
+    static let funnelCountColumns = ["views", "open_clicks", "store_clicks", "copies", "app_opens", "opens_after_view", "bypass_opens", "installs", "previews"]
     /// The funnel's rate columns, each a count divided by `views`, in output order after the counts.
     static let funnelRateColumns = ["open_click_rate", "store_click_rate", "copy_rate", "opens_after_view_rate", "bypass_rate", "install_rate"]
 
@@ -18,7 +18,8 @@ extension ResultTable {
         self.rows = rows.map { row in
             var cells: [String?] = []
             if dimension != nil { cells.append(row.key ?? StatsRow.noneKey) }
-            cells += [row.views, row.openClicks, row.storeClicks, row.copies, row.appOpens, row.opensAfterView, row.bypassOpens, row.installs].map {
+            cells += [row.views, row.openClicks, row.storeClicks, row.copies, row.appOpens, row.opensAfterView, row.bypassOpens, row.installs, row.previews].map
+            {
                 String($0)
             }
             cells += [row.openClicks, row.storeClicks, row.copies, row.opensAfterView, row.bypassOpens, row.installs].map { count in

@@ -67,11 +67,14 @@ struct FunnelQuery {
     /// The count columns of `counted` and which rows each counts; a portable `CASE`, since engines
     /// differ in summing booleans.
     static let countedKinds = [
-        ("views", "kind = 'fallback'"), ("open_clicks", "kind = 'event' AND event = 'open-app'"), ("store_clicks", "kind = 'event' AND event = 'store'"),
+        ("views", "kind = 'fallback' AND \(ClientClass.personCondition)"), ("open_clicks", "kind = 'event' AND event = 'open-app'"),
+        ("store_clicks", "kind = 'event' AND event = 'store'"),
         ("copies", "kind = 'event' AND event = 'copy'"), ("app_opens", "kind = 'app_open'"),
+        ("previews", "kind = 'fallback' AND NOT \(ClientClass.personCondition)"),
     ]
 
-    /// Per group: views, open clicks, store clicks, copies, app opens; `nil` for an empty time range.
+    /// Per group: views, open clicks, store clicks, copies, app opens, previews; `nil` for an empty
+    /// time range.
     func countedStatement(_ dialect: any SQLDialect) -> (sql: String, arguments: [SQLValue])? {
         let dimension = dimension
         let count = CountStatement(
@@ -80,7 +83,8 @@ struct FunnelQuery {
             fixedClauses: Self.countedRows,
             rollupTable: RollupTableSet.narrowest(
                 containing: Set(
-                    ["kind", "status", "event"] + [dimension?.statsDimension.column].compactMap { $0 } + SQLCondition.equalities(of: filter).map(\.column))
+                    ["kind", "status", "event", "client_class"] + [dimension?.statsDimension.column].compactMap { $0 }
+                        + SQLCondition.equalities(of: filter).map(\.column))
             ).table)
         return count.statement(pieces: pieces, filter: filter, dialect: dialect)
     }
@@ -140,7 +144,7 @@ struct FunnelQuery {
             return FunnelRow(
                 key: dimension.flatMap { $0.statsDimension.key(from: group.key) }, views: group.counts[0], openClicks: group.counts[1],
                 storeClicks: group.counts[2], copies: group.counts[3], appOpens: group.counts[4], opensAfterView: credits[0],
-                bypassOpens: credits[1], installs: credits[2])
+                bypassOpens: credits[1], installs: credits[2], previews: group.counts[5])
         }
         if dimension == nil, rows.isEmpty {
             rows.append(FunnelRow(key: nil, views: 0, openClicks: 0, storeClicks: 0, copies: 0, appOpens: 0, opensAfterView: 0))

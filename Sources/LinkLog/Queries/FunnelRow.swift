@@ -4,7 +4,8 @@ public struct FunnelRow: Sendable, Equatable {
     /// The group's value (a campaign, a rule, a day, …); `nil` for rows without one, or when the
     /// funnel is not grouped.
     public var key: String?
-    /// Fallback pages served with status 200 (kind `fallback`).
+    /// Fallback pages served with status 200 (kind `fallback`) to people: link previews, crawlers
+    /// and Apple's fetchers (`ClientClass.notPeople`) are left out, and counted in `previews`.
     public var views: Int
     /// "Open in the app" clicks reported by a page (kind `event`, event `open-app`).
     public var openClicks: Int
@@ -23,6 +24,9 @@ public struct FunnelRow: Sendable, Equatable {
     /// Of those, opens by a link the app found after it was installed (`pasteboard`,
     /// `install-referrer`): the app was installed after the view.
     public var installs: Int
+    /// Fallback pages served with status 200 to a link preview, a crawler or one of Apple's
+    /// fetchers: no person saw them, so no rate counts them.
+    public var previews: Int
 
     /// How long before an app open a view may have been and still count as what led to it: 7 days.
     public static let pairingWindowMilliseconds: Int64 = 7 * 86_400_000
@@ -30,7 +34,7 @@ public struct FunnelRow: Sendable, Equatable {
     /// A group and its counts.
     public init(
         key: String?, views: Int, openClicks: Int, storeClicks: Int, copies: Int, appOpens: Int, opensAfterView: Int, bypassOpens: Int = 0,
-        installs: Int = 0
+        installs: Int = 0, previews: Int = 0
     ) {
         self.key = key
         self.views = views
@@ -41,6 +45,7 @@ public struct FunnelRow: Sendable, Equatable {
         self.opensAfterView = opensAfterView
         self.bypassOpens = bypassOpens
         self.installs = installs
+        self.previews = previews
     }
 
     /// `openClicks / views`.

@@ -118,7 +118,7 @@ public final class LogReader {
         var counted: [(key: SQLValue, counts: [Int])] = []
         if let (countedSQL, countedArguments) = query.countedStatement(connection.dialect) {
             try connection.query(countedSQL, countedArguments) { row in
-                counted.append((row[0], row[1...5].map { Int($0.integer ?? 0) }))
+                counted.append((row[0], row[1...6].map { Int($0.integer ?? 0) }))
             }
         }
         var credited: [SQLValue: [Int]] = [:]
@@ -129,6 +129,15 @@ public final class LogReader {
             }
         }
         return query.rows(counted: counted, credited: credited)
+    }
+
+    /// The last row of a log upgraded to the campaign rule and `preview_app` that `linkhost rollup`
+    /// has not yet brought to them (their app opens count under their own campaigns, their previews
+    /// under no app); `nil` when there is none.
+    public func rebuildPendingThroughID() throws -> Int64? {
+        var arguments = SQLArguments(dialect: connection.dialect)
+        return try connection.queryInteger(
+            "SELECT value FROM meta WHERE key = \(arguments.add(.text(HitTable.rebuildPendingThroughKey)))", arguments.values)
     }
 
     /// How many records writers have refused over the log's life because their queue was full.

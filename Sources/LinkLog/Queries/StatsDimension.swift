@@ -16,6 +16,9 @@ public enum StatsDimension: String, Sendable, CaseIterable {
     case inApp = "in_app"
     /// The host of the Referer (`l.instagram.com`, `t.co`, …; none when no Referer was sent).
     case referrerHost = "referrer_host"
+    /// Which app or crawler fetched the page when no person did (`whatsapp`, `imessage`,
+    /// `googlebot`, …; none for people).
+    case previewApp = "preview_app"
 
     /// The SQL giving each row's group key, on the hits table (time in `ts_ms`) or a rollup table
     /// (time in `bucket_ms`): the same column names on both, so one grouping reads the same on
@@ -35,11 +38,12 @@ public enum StatsDimension: String, Sendable, CaseIterable {
         case .status: "status"
         case .inApp: "in_app"
         case .referrerHost: "referrer_host"
+        case .previewApp: "preview_app"
         }
     }
 
-    /// Whether the rollup tables keep the column grouped by. The in-app browser's app and the
-    /// referrer's host are not kept there (the referrer's hosts are many, and every rollup row is
+    /// Whether the rollup tables keep the column grouped by. The in-app browser's app, the
+    /// previewer's app and the referrer's host are not kept there (the referrer's hosts are many, and every rollup row is
     /// paid by the writer): grouping by them counts the hits of the whole range.
     var isRolledUp: Bool {
         column.map(RollupTable.dimensionColumns.contains) ?? true

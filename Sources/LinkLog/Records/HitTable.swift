@@ -44,6 +44,9 @@ package enum HitTable {
         Column(keptByWriter: "view_id", .bigInteger, since: 6),
         // A token per view, which pairs the view with an app open exactly.
         Column("view_token", \.viewToken, since: 8, listing: .onRequest(.normal)),
+        // Which app or crawler a row no person caused came from (`ClientClassifier.previewApp`),
+        // filled by the writer from the User-Agent: not on the record, so the journal's layout stays.
+        Column(keptByWriter: "preview_app", .text, since: 11),
     ]
 
     /// The indexes. They span columns and most hold only some rows, so they are declared beside the
@@ -83,6 +86,10 @@ package enum HitTable {
     /// The `meta` key holding the largest row id written before the log kept queries (schema version
     /// 7); absent in a log made at version 7 or later, where every row has its query.
     package static let queriesKeptAfterIDKey = "queries_kept_after_id"
+
+    /// The last row logged before the campaign rule and `preview_app` (schema version 11), kept in
+    /// `meta` until `linkhost rollup` has brought the rows up to that id to both.
+    package static let rebuildPendingThroughKey = "rebuild_pending_through_id"
 
     /// The `meta` key of a backup's copy (`LogBackup`): when its moment was, UTC milliseconds. The
     /// writer that opens the copy restored says so, with where the copy and the journal stand, and

@@ -104,7 +104,8 @@ package struct OpenCrediting {
             """
     }
 
-    /// The latest view of the open `opened`'s code, site and rule in the window before it: through
+    /// The latest view of the open `opened`'s code, site and rule in the window before it, by a
+    /// person (a chat app's preview fetch of the code's page is no view the open followed): through
     /// the index of views by code, or, in SQLite, through the chains of views by code, walked by
     /// the SQL function `linkhost_view_of_code` (`SQLiteViewChains.latestView`).
     private static func latestViewOfCode(_ dialect: any SQLDialect) -> String {
@@ -114,7 +115,7 @@ package struct OpenCrediting {
                 (SELECT seen.id FROM hits AS seen
                  WHERE seen.secret = opened.secret
                    AND seen.ts_ms BETWEEN opened.ts_ms - \(window) AND opened.ts_ms
-                   AND seen.kind = 'fallback' AND seen.status = 200
+                   AND seen.kind = 'fallback' AND seen.status = 200 AND \(ClientClass.personCondition(on: "seen.client_class"))
                    AND \(dialect.isNotDistinct("seen.site", "opened.site")) AND \(dialect.isNotDistinct("seen.rule", "opened.rule"))
                  ORDER BY seen.ts_ms DESC, seen.id DESC
                  LIMIT 1)
@@ -151,10 +152,18 @@ package struct OpenCrediting {
         return (sql, arguments.values)
     }
 
-    /// Pairs the opens `inserted` touches again and returns how the credit rollup must change, per
-    /// grain and key (`CreditTable.columns`); a count may be negative (an open moved to a newer view).
-    package func update(for inserted: Inserted) throws -> [(grain: RollupGrain, changes: [RollupKey: Int64])] {
-        guard !inserted.isEmpty else { return [] }
+    /// How the rollups must change after a pairing: per grain and key, the credit rollup
+    /// (`CreditTable.columns`), and per family and grain the hit rollups, where an open whose view
+    /// changed moved to its new view's campaign (`OpenCampaign`). A count may be negative.
+    package struct Changes {
+        package var credits: [(grain: RollupGrain, changes: [RollupKey: Int64])] = []
+        package var hits: [(set: RollupTableSet, grain: RollupGrain, counts: [RollupKey: Int64])] = []
+    }
+
+    /// Pairs the opens `inserted` touches again, sets their campaign by the rule (`OpenCampaign`)
+    /// and returns how the rollups must change.
+    package func update(for inserted: Inserted) throws -> Changes {
+        guard !inserted.isEmpty else { return Changes() }
         var affected = Set(inserted.opens)
         for chunk in Self.chunks(inserted.views) {
             let (sql, arguments) = Self.opensAfterViews(Array(chunk), connection.dialect)
@@ -182,7 +191,7 @@ package struct OpenCrediting {
                 moved.append((open, row[1].integer, row[2].integer, row[3]))
             }
         }
-        guard !moved.isEmpty else { return [] }
+        guard !moved.isEmpty else { return Changes() }
         for chunk in Self.chunks(moved) {
             var arguments = SQLArguments(dialect: connection.dialect)
             var cases = ""
@@ -193,6 +202,10 @@ package struct OpenCrediting {
             let ids = chunk.map { arguments.add(.integer($0.open)) }.joined(separator: ", ")
             try connection.execute("UPDATE hits SET view_id = CASE id\(cases) END WHERE id IN (\(ids))", arguments.values)
         }
+        let campaignChanges = try OpenCampaign(connection: connection).assign(moved.map(\.open))
+        let hitChanges =
+            campaignChanges.isEmpty
+            ? [] : RollupTable.counts(fromFullHours: campaignChanges).map { ($0.set, $0.grain, $0.counts.filter { $0.value != 0 }) }
         // The views' buckets and fields, with the open's event in place of the view's: -1 where an
         // open left, +1 where it went.
         var delta: [Int64: [SQLValue: Int64]] = [:]
@@ -216,7 +229,7 @@ package struct OpenCrediting {
         }
         var days: [RollupKey: Int64] = [:]
         for (key, count) in hours { days[key.widened(to: .day), default: 0] += count }
-        return [(.hour, hours.filter { $0.value != 0 }), (.day, days.filter { $0.value != 0 })]
+        return Changes(credits: [(.hour, hours.filter { $0.value != 0 }), (.day, days.filter { $0.value != 0 })], hits: hitChanges)
     }
 
     private static func chunks<Element>(_ elements: [Element]) -> [ArraySlice<Element>] {

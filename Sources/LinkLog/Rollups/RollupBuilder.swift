@@ -36,13 +36,14 @@ public struct RollupBuilder {
     public func rebuild(progress: (RollupProgress) -> Void = { _ in }) throws -> Int64 {
         let chunks = try chunkBounds()
         let total = chunks.count * 2
-        // Pairing changes only `view_id`, which no hit rollup counts by: the counter may start at once.
-        let counter = countingDatabase.map { ChunkCounter(database: $0, chunks: chunks, afterCounting: afterCounting) }
-        defer { counter?.stop() }
         for (index, chunk) in chunks.enumerated() {
-            try connection.writeTransaction { try pairOpens(chunk) }
+            try connection.writeTransaction { try pairOpens(chunk, assigningCampaigns: true) }
             progress(RollupProgress(chunksDone: index + 1, totalChunks: total, hitsCounted: 0))
         }
+        // Pairing sets the paired opens' campaigns (`OpenCampaign`), which the hit rollups count by:
+        // the counter starts once every open is paired.
+        let counter = countingDatabase.map { ChunkCounter(database: $0, chunks: chunks, afterCounting: afterCounting) }
+        defer { counter?.stop() }
         try connection.refreshStatistics(of: HitTable.name)
         var counted: Int64 = 0
         var countedAhead = 0
@@ -63,6 +64,9 @@ public struct RollupBuilder {
             if wasCountedAhead { countedAhead += 1 }
             progress(RollupProgress(chunksDone: chunks.count + index + 1, totalChunks: total, hitsCounted: counted, chunksCountedAhead: countedAhead))
         }
+        // Every row is now paired, campaigned and named by this build's rules.
+        var arguments = SQLArguments(dialect: connection.dialect)
+        _ = try connection.execute("DELETE FROM meta WHERE key = \(arguments.add(.text(HitTable.rebuildPendingThroughKey)))", arguments.values)
         return counted
     }
 
@@ -74,10 +78,11 @@ public struct RollupBuilder {
     }
 
     /// Pairs every app open again and rebuilds only the credit rollup, inside a transaction the
-    /// caller holds (the migration that adds them).
+    /// caller holds (the migration that adds them). The opens' campaigns are left to the later
+    /// migration that brought the campaign rule, which moves their hit rollup counts with them.
     package func rebuildCreditsInCurrentTransaction() throws {
         let chunks = try chunkBounds()
-        for chunk in chunks { try pairOpens(chunk) }
+        for chunk in chunks { try pairOpens(chunk, assigningCampaigns: false) }
         for chunk in chunks { try rebuildCredits(chunk, views: fingerprint(chunk)) }
     }
 
@@ -97,7 +102,7 @@ public struct RollupBuilder {
     /// rebuild nearly every open is already right, and an `UPDATE` that sets the value a row holds
     /// still writes the row again (PostgreSQL: a new version of the row and of its index entries,
     /// later vacuumed). Both engines take `UPDATE … FROM` (SQLite since 3.33).
-    private func pairOpens(_ chunk: RollupChunk) throws {
+    private func pairOpens(_ chunk: RollupChunk, assigningCampaigns: Bool) throws {
         var arguments = SQLArguments(dialect: connection.dialect)
         let clauses = ["kind = 'app_open'", OpenCrediting.pairable] + chunk.clauses(on: "ts_ms", into: &arguments)
         try connection.execute(
@@ -107,6 +112,15 @@ public struct RollupBuilder {
                   FROM hits AS opened\(SQLCondition.whereClause(clauses))) AS pairing
             WHERE hits.id = pairing.id AND NOT (\(connection.dialect.isNotDistinct("pairing.was", "pairing.view_id")))
             """, arguments.values)
+        // The campaigns by the rule; the hit rollups are counted from the rows afterwards. And the
+        // previewers' apps of rows logged before the column (none of the rollups count by it).
+        guard assigningCampaigns else { return }
+        var previewArguments = SQLArguments(dialect: connection.dialect)
+        try PreviewApps.fillMissing(where: chunk.clauses(on: "ts_ms", into: &previewArguments), previewArguments.values, on: connection)
+        var campaignArguments = SQLArguments(dialect: connection.dialect)
+        let campaign = OpenCampaign(connection: connection)
+        let opens = try campaign.opens(where: chunk.clauses(on: "ts_ms", into: &campaignArguments), campaignArguments.values)
+        try campaign.assign(opens)
     }
 
     /// Deletes the chunk's credit rows and counts them again from the paired opens, by the view's
