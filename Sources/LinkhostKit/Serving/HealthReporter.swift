@@ -24,6 +24,8 @@ final class HealthReporter: Sendable {
     private let cdnWatch: CDNWatch?
     /// Every reload's outcome, the last one shown.
     let reloads = ReloadHistory()
+    /// The certificates ACME manages, when it does.
+    let certificates = CertificateHealth()
 
     init(listeners: [HTTPServerCounters] = [], log: LogWriter? = nil, logNotes: [String] = [], cdnWatch: CDNWatch? = nil) {
         self.listeners = listeners
@@ -67,7 +69,7 @@ final class HealthReporter: Sendable {
     private func status(log: LogWriterStatus?) -> String {
         if draining.load(ordering: .relaxed) { return "stopping" }
         let logDegraded = (log.map { !$0.isHealthy || $0.dropped > 0 || $0.journal.fileProblem != nil } ?? false) || !logNotes.isEmpty
-        return logDegraded || reloads.lastFailed ? "degraded" : "ok"
+        return logDegraded || reloads.lastFailed || certificates.current?.degraded == true ? "degraded" : "ok"
     }
 
     /// The status alone (see `status(log:)`).
@@ -87,6 +89,9 @@ final class HealthReporter: Sendable {
             JSONMember("sites", sites),
             JSONMember("reload", reloads.json),
         ]
+        if let certificates = certificates.current {
+            members.append(JSONMember("certificates", certificates.section))
+        }
         if let cdnCheck = cdnWatch?.healthSection {
             members.append(JSONMember("cdnCheck", cdnCheck))
         }
