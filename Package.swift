@@ -294,7 +294,7 @@ let package = Package(
         .testTarget(
             name: "LinkhostKitTests",
             dependencies: [
-                "LinkhostKit", "LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL", "LinkLogDatabases", "OrderedJSON", "HTTPServing", "TestSupport",
+                "ACME", "LinkhostKit", "LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL", "LinkLogDatabases", "OrderedJSON", "HTTPServing", "TestSupport",
                 "AssetLinks", "CDNCheck", "LinkRules", "DevCertificates", "AASAKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
