@@ -64,8 +64,10 @@ final class HealthReporter: Sendable {
     ///
     /// Decision: a refused last reload makes the status `degraded` (until a reload succeeds): the
     /// server still serves, but not the config on disk, which is what an operator's alert on the
-    /// status should catch. The CDN check never does: a CDN copy lags every change by hours, which
-    /// is normal, so it has its own section instead.
+    /// status should catch. So does a certificate ACME manages that is not served, expires within
+    /// 14 days, or has failed to renew for a day (`CertificateRecord.isDegraded`). The CDN check
+    /// never does: a CDN copy lags every change by hours, which is normal, so it has its own
+    /// section instead.
     private func status(log: LogWriterStatus?) -> String {
         if draining.load(ordering: .relaxed) { return "stopping" }
         let logDegraded = (log.map { !$0.isHealthy || $0.dropped > 0 || $0.journal.fileProblem != nil } ?? false) || !logNotes.isEmpty
