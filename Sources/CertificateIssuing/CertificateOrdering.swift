@@ -36,7 +36,15 @@ public struct ACMECertificateOrdering: CertificateOrdering {
             pollInterval: settings.pollInterval, timeout: settings.orderTimeout)
         order.pollInterval = settings.pollInterval
         let client = try storage.client(directoryURL: settings.directoryURL, transport: transport, clock: clock)
-        let flow = try ACMEOrderFlow(certificateID: certificate.id, settings: order, client: client, responder: responder, storage: storage, clock: clock)
-        return try await flow.run()
+        do {
+            return try await ACMEOrderFlow(certificateID: certificate.id, settings: order, client: client, responder: responder, storage: storage, clock: clock)
+                .run()
+        } catch let error where error.problem?.acmeName == "accountDoesNotExist" {
+            // The CA no longer knows the stored account (a test CA restarted, an account
+            // deactivated): register the key again, and order anew if the order went with it.
+            await client.useAccount(nil)
+            return try await ACMEOrderFlow(certificateID: certificate.id, settings: order, client: client, responder: responder, storage: storage, clock: clock)
+                .run()
+        }
     }
 }

@@ -46,14 +46,15 @@ struct ACMEServeTests {
             timeoutSeconds: timeoutSeconds)
     }
 
-    /// The serial curl sees for `host` on the HTTPS port, verified against Pebble's root; `nil`
-    /// when the handshake or the verification fails.
+    /// The expiry curl sees for `host` on the HTTPS port (its "expire date" line: each certificate
+    /// Pebble issues has its own), verified against Pebble's root; `nil` when the handshake or the
+    /// verification fails.
     static func servedSerial(_ host: String, port: Int, root: String) throws -> String? {
         let run = try ChildProcess.run(
             "curl",
             ["-sv", "--max-time", "3", "--cacert", root, "--resolve", "\(host):\(port):127.0.0.1", "https://\(host):\(port)/healthz", "-o", "/dev/null"])
         guard run.status == 0 else { return nil }
-        let line = run.error.split(separator: "\n").first { $0.contains("subject:") }
+        let line = run.error.split(separator: "\n").first { $0.contains("expire date:") }
         return line.map(String.init) ?? "verified"
     }
 
@@ -135,5 +136,45 @@ struct ACMEServeTests {
         #expect(refused.error.contains("does not answer"), "\(refused.error)")
         let listed = try Self.linkhost(["certificates", "--config", config])
         #expect(listed.output.contains("last error: no answer from \(pebble.directoryURL)"), "\(listed.output)")
+
+        // The CA back (a new Pebble, which knows neither the account nor the order): a renewal by
+        // signal registers again and serves the new certificate.
+        try pebble.start()
+        let recovered = try Self.linkhost(["certificates", "renew", "--config", config, "--timeout", "60"], timeoutSeconds: 90)
+        #expect(recovered.status == 0, "\(recovered.output)\(recovered.error)\n\(serve.standardError)")
+        #expect(recovered.output.contains("rowhni.com: serves the new certificate"))
+    }
+
+    /// With Pebble's certificates valid for 30 s, linkhost renews each by itself at two thirds of
+    /// its lifetime, and HTTPS serves the new one without a restart.
+    @Test func renewsByItselfBeforeExpiry() throws {
+        guard PebbleCA.isInstalled else { return }
+        let folder = try TemporaryDirectory("acme-renewal")
+        let ports = Ports(plain: try FreePort.find(), tls: try FreePort.find(), admin: try FreePort.find())
+        let pebble = try PebbleCA(in: folder, httpPort: ports.plain, validitySeconds: 30)
+        defer { pebble.stop() }
+        let config = try Self.config(in: folder, pebble: pebble, ports: ports)
+        let serve = try ChildProcess(ProjectPaths.linkhostBinary, ["serve", "--config", config])
+        defer {
+            serve.send(signal: SIGTERM)
+            _ = serve.waitForExit(timeoutSeconds: 30)
+        }
+        let root = folder.path + "/pebble-root.pem"
+        #expect(try ChildProcess.run("curl", ["-s", "--cacert", pebble.files.caFile, pebble.rootURL, "-o", root]).status == 0)
+        var first: String?
+        #expect(
+            waitUntil(timeoutSeconds: 60) {
+                first = try? Self.servedSerial("rowhni.com", port: ports.tls, root: root)
+                return first != nil
+            }, "\(serve.standardError)")
+        let started = Date()
+        let renewed = waitUntil(timeoutSeconds: 40) {
+            guard let now = try? Self.servedSerial("rowhni.com", port: ports.tls, root: root) else { return false }
+            return now != first
+        }
+        print("a 30 s certificate was replaced by itself after \(Date().timeIntervalSince(started)) s more")
+        #expect(renewed, "\(serve.standardError)")
+        let rows = try Self.certificates(config)
+        #expect(rows.allSatisfy { $0["lastError"] == .null }, "\(rows)")
     }
 }
