@@ -175,4 +175,27 @@ struct CertificateManagerTests {
         await manager.stop()
         #expect(sink.hosts.count >= 2)
     }
+
+    /// A directory URL that answers 404, or a page that is no ACME directory: the record's fix says
+    /// which, naming the setting.
+    @Test(arguments: [
+        (404, "text/html", "<h1>Not Found</h1>", "server.tls.acme.directory answers 404"),
+        (200, "text/html", "<html>Welcome</html>", "server.tls.acme.directory is not an ACME directory"),
+    ])
+    func aDirectoryThatIsNoneSaysSo(status: Int, type: String, body: String, fix: String) async throws {
+        struct StaticTransport: ACMETransport {
+            let response: ACMEHTTPResponse
+            func send(_ request: ACMEHTTPRequest) async throws -> ACMEHTTPResponse { response }
+        }
+        let setup = try Setup()
+        let transport = StaticTransport(response: ACMEHTTPResponse(status: status, headers: [("Content-Type", type)], body: Array(body.utf8)))
+        let ordering = ACMECertificateOrdering(
+            settings: setup.settings, storage: setup.storage, responder: setup.harness.tokens, transport: transport, clock: setup.clock)
+        let manager = CertificateManager(
+            certificates: Self.certificates, settings: setup.settings, ordering: ordering, storage: setup.storage, sink: RecordingSink(), clock: setup.clock)
+        await manager.runDue()
+        let record = try #require(await manager.currentRecords().first)
+        #expect(record.lastErrorFix?.hasPrefix(fix) == true, "\(record)")
+        #expect(manager.board.isDegraded(at: setup.clock.now()))
+    }
 }
