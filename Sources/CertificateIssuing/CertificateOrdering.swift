@@ -31,10 +31,9 @@ public struct ACMECertificateOrdering: CertificateOrdering {
     }
 
     public func order(_ certificate: ManagedCertificate) async throws(ACMEError) -> ACMEIssuedCertificate {
-        var order = ACMEOrderSettings(
+        let order = ACMEOrderSettings(
             names: certificate.hosts, email: settings.email, termsOfServiceAgreed: settings.termsOfServiceAgreed, keyType: settings.keyType,
             pollInterval: settings.pollInterval, timeout: settings.orderTimeout)
-        order.pollInterval = settings.pollInterval
         let client = try storage.client(directoryURL: settings.directoryURL, transport: transport, clock: clock)
         do {
             return try await ACMEOrderFlow(certificateID: certificate.id, settings: order, client: client, responder: responder, storage: storage, clock: clock)

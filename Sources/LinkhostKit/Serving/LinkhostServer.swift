@@ -350,6 +350,11 @@ public final class LinkhostServer: Sendable {
             httpsSlot.withLock { $0 = makeHTTPS(credentials, tls.port, old?.configuration.inheritedListener) }
             return
         }
+        // A socket the service manager passed cannot be bound again once closed: keep serving the
+        // old certificate rather than lose the port (a restart serves the new one).
+        guard old?.configuration.inheritedListener == nil else {
+            throw HTTPServerError.cannotStart("the HTTPS socket was passed by the service manager; the new certificate is served after a restart")
+        }
         let port = old?.port ?? tls.port
         old?.stop()
         let replacement = makeHTTPS(credentials, port, nil)
