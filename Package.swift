@@ -161,10 +161,23 @@ let package = Package(
         ),
         // The ACME client's transport over CurlHTTP (the ACME server's HTTPS trusted by a CA file).
         .target(name: "ACMECurl", dependencies: ["ACME", "CurlHTTP"], swiftSettings: strictness),
+        // Certificates that get and renew themselves: loads the stored ones, orders missing and
+        // expiring ones in the background on a schedule, and hands each to a sink (the TLS listener).
+        .target(
+            name: "CertificateIssuing",
+            dependencies: [
+                "ACME", "ACMECurl", "CurlHTTP", "OrderedJSON",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictness
+        ),
         // The product: configuration, sites, AASA hosting and request routing.
         .target(
             name: "LinkhostKit",
             dependencies: [
+                "ACME",
                 "HitJournal",
                 "HTTPServing",
                 "OrderedJSON",
@@ -214,6 +227,9 @@ let package = Package(
                 "LinkLog",
                 "LinkLogDatabases",
                 "DevCertificates",
+                "ACME",
+                "CertificateIssuing",
+                "CurlHTTP",
                 "QRCodes",
                 "CDNCheck",
                 "OrderedJSON",
@@ -279,7 +295,7 @@ let package = Package(
         .testTarget(
             name: "LinkhostKitTests",
             dependencies: [
-                "LinkhostKit", "LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL", "LinkLogDatabases", "OrderedJSON", "HTTPServing", "TestSupport",
+                "ACME", "LinkhostKit", "LinkLog", "LinkLogSQLite", "LinkLogPostgreSQL", "LinkLogDatabases", "OrderedJSON", "HTTPServing", "TestSupport",
                 "AssetLinks", "CDNCheck", "LinkRules", "DevCertificates", "AASAKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -293,7 +309,7 @@ let package = Package(
         .testTarget(
             name: "ACMETests",
             dependencies: [
-                "ACME", "ACMECurl", "CurlHTTP", "HTTPServing", "TestSupport",
+                "ACME", "ACMECurl", "CertificateIssuing", "CurlHTTP", "HTTPServing", "OrderedJSON", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],

@@ -102,6 +102,18 @@ public struct ACMEStorage: Sendable {
         try Self.writeAtomically(folder + "/certificate.pem", Array((certificate.chainPEM + certificate.privateKeyPEM).utf8))
     }
 
+    /// A caller's JSON record beside certificate `id` (`certificates/<id>/<name>.json`), such as
+    /// when it renews and why its last attempt failed; `nil` before the first.
+    public func record<Value: Decodable>(_ type: Value.Type, named name: String, for id: String) throws(ACMEError) -> Value? {
+        try Self.readJSON(type, try certificateFolder(id) + "/\(name).json")
+    }
+
+    public func save(record: some Encodable, named name: String, for id: String) throws(ACMEError) {
+        let folder = try certificateFolder(id)
+        try Self.makeFolder(folder)
+        try Self.writeJSON(record, folder + "/\(name).json")
+    }
+
     /// The folder of certificate `id`, which must be a plain name (letters, digits, `.`, `-`, `_`).
     private func certificateFolder(_ id: String) throws(ACMEError) -> String {
         let allowed = id.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }

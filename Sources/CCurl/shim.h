@@ -41,4 +41,9 @@ static inline CURLcode linkhost_curl_getinfo_long(CURL *handle, CURLINFO info, l
     return curl_easy_getinfo(handle, info, value);
 }
 
+/// CURLINFO_CERTINFO: the peer's chain, read after a transfer with CURLOPT_CERTINFO set.
+static inline CURLcode linkhost_curl_getinfo_certinfo(CURL *handle, struct curl_certinfo **value) {
+    return curl_easy_getinfo(handle, CURLINFO_CERTINFO, value);
+}
+
 #endif

@@ -4,6 +4,8 @@ public struct CurlHTTPResponse: Sendable {
     /// The header fields in the order received, names as the server spelled them.
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// The peer's certificates as PEM, leaf first, when the request asked for them.
+    public var peerCertificatesPEM: [String] = []
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status

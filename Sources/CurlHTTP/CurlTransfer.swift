@@ -9,6 +9,10 @@ final class CurlTransfer {
     private var headers: [(name: String, value: String)] = []
     private var body: [UInt8] = []
     private var exceededLimit = false
+    /// The CURLOPT_CONNECT_TO list, which must live until the transfer ends.
+    private var connectTargets: UnsafeMutablePointer<curl_slist>?
+
+    deinit { curl_slist_free_all(connectTargets) }
 
     init(handle: UnsafeMutableRawPointer, configuration: CurlHTTPConfiguration, request: CurlHTTPRequest) {
         self.handle = handle
@@ -33,6 +37,7 @@ final class CurlTransfer {
             return code
         }
         _ = linkhost_curl_setopt_list(handle, CURLOPT_HTTPHEADER, nil)
+        _ = linkhost_curl_setopt_list(handle, CURLOPT_CONNECT_TO, nil)
         if exceededLimit {
             throw CurlHTTPError(
                 reason: .tooLarge, code: Int(CURLE_WRITE_ERROR.rawValue),
@@ -44,7 +49,25 @@ final class CurlTransfer {
         }
         var status = 0
         _ = linkhost_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        return CurlHTTPResponse(status: status, headers: headers, body: body)
+        var response = CurlHTTPResponse(status: status, headers: headers, body: body)
+        if request.readsPeerCertificates { response.peerCertificatesPEM = peerCertificates() }
+        return response
+    }
+
+    /// The `Cert:` field of each certificate libcurl reports (CURLINFO_CERTINFO), leaf first.
+    private func peerCertificates() -> [String] {
+        var info: UnsafeMutablePointer<curl_certinfo>?
+        guard linkhost_curl_getinfo_certinfo(handle, &info) == CURLE_OK, let info, let lists = info.pointee.certinfo else { return [] }
+        var certificates: [String] = []
+        for index in 0..<Int(info.pointee.num_of_certs) {
+            var item = lists[index]
+            while let field = item {
+                let text = String(cString: field.pointee.data)
+                if text.hasPrefix("Cert:") { certificates.append(String(text.dropFirst(5))) }
+                item = field.pointee.next
+            }
+        }
+        return certificates
     }
 
     /// Every option of the request; the first that libcurl refuses ends the transfer before it starts.
@@ -67,6 +90,17 @@ final class CurlTransfer {
             { linkhost_curl_setopt_write_callback(self.handle, CURLOPT_HEADERFUNCTION, CurlCallbacks.header) },
             { linkhost_curl_setopt_pointer(self.handle, CURLOPT_HEADERDATA, context) },
         ]
+        var connectList: UnsafeMutablePointer<curl_slist>?
+        for entry in request.connectTo { connectList = curl_slist_append(connectList, entry) }
+        if let connectList {
+            steps.append { linkhost_curl_setopt_list(self.handle, CURLOPT_CONNECT_TO, connectList) }
+            connectTargets = connectList
+        }
+        if request.readsPeerCertificates { steps.append { linkhost_curl_setopt_long(self.handle, CURLOPT_CERTINFO, 1) } }
+        if !request.verifiesPeer {
+            steps.append { linkhost_curl_setopt_long(self.handle, CURLOPT_SSL_VERIFYPEER, 0) }
+            steps.append { linkhost_curl_setopt_long(self.handle, CURLOPT_SSL_VERIFYHOST, 0) }
+        }
         if let file = configuration.caCertificateFile {
             steps.append { linkhost_curl_setopt_pointer(self.handle, CURLOPT_CAINFO, file) }
         }

@@ -34,6 +34,13 @@ final class AdminAuthenticator: Sendable {
         return revoked.withLock { $0[session.nonce] == nil }
     }
 
+    /// Whether `request` carries the token itself (`Authorization: Bearer …`, compared in constant
+    /// time): for the API's changes, which a session cookie alone must not make (a cross-site form
+    /// would carry the cookie).
+    func carriesToken(_ request: HTTPRequest) -> Bool {
+        request.headers["Authorization"].map(bearerMatches) ?? false
+    }
+
     /// Counts an answer given without valid authentication.
     func countRefusal() { refusals.add(1, ordering: .relaxed) }
 

@@ -22,6 +22,11 @@ struct AdminResponder: HTTPResponder {
     let openAPIDocument: [UInt8]
     /// The server's detailed health report, read at each request.
     let healthDetails: @Sendable () -> JSONValue
+    /// Asks the certificate manager to renew every ACME certificate now; `false` without ACME.
+    var renewCertificates: @Sendable () -> Bool = { false }
+
+    /// `POST` here renews every ACME certificate now (`linkhost certificates renew`).
+    static let renewPath = "/api/v1/certificates/renew"
 
     func respond(to request: HTTPRequest) -> AnnotatedResponse<Void> {
         AnnotatedResponse(route(request), annotation: ())
@@ -62,6 +67,7 @@ struct AdminResponder: HTTPResponder {
             let language = Dashboard.language(request)
             return loginPage(request, status: 401, prompt: pages.text("login_needed", language))
         }
+        if path == Self.renewPath { return renew(request) }
         guard isRead else { return machine ? HTTPProblem.readOnly(path).response() : methodNotAllowed("GET, HEAD") }
         switch path {
         case "/": return dashboard.response(request)
@@ -75,6 +81,21 @@ struct AdminResponder: HTTPResponder {
             if machine { return HTTPProblem.pathNotFound("no such path: \(path); see /api/v1/openapi.json").response() }
             return HTTPResponse(status: 404, headers: AdminHeaders.with("text/plain; charset=utf-8"), body: Array("Not Found\n".utf8))
         }
+    }
+
+    /// 202 once the renewal is asked for; the bearer token is required (not a session cookie).
+    private func renew(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "POST" else {
+            return HTTPProblem(status: 405, code: "method_not_allowed", detail: "\(Self.renewPath) takes POST", headers: ["Allow": "POST"]).response()
+        }
+        guard authenticator.carriesToken(request) else {
+            authenticator.countRefusal()
+            return HTTPProblem.adminUnauthorized.response()
+        }
+        guard renewCertificates() else {
+            return HTTPProblem(status: 409, code: "no_acme", detail: "server.tls.acme is not configured: no certificate is renewed by this server").response()
+        }
+        return HTTPResponse(status: 202, headers: AdminHeaders.json, body: Array("{\"renewing\": true}\n".utf8))
     }
 
     private func logIn(_ request: HTTPRequest) -> HTTPResponse {

@@ -46,11 +46,12 @@ public final class AdminServer: Sendable {
         var adminLogger = logger
         adminLogger[metadataKey: "listener"] = "admin"
         let api = LogAPI(database: database, logger: adminLogger)
-        let responder = AdminResponder(
+        var responder = AdminResponder(
             authenticator: authenticator, pages: pages, api: api,
             dashboard: Dashboard(api: api, pages: pages, siteIDs: configuration.sites.map(\.id), configuration: { server.configuration }),
             metrics: MetricsPage(metrics: metrics) { MetricsReadings(server: server, authenticator: authenticator) }, openAPIDocument: Array(openAPI),
             healthDetails: { server.healthDetails })
+        responder.renewCertificates = { server.certificateHealth.renew() }
         var listener = HTTPServerConfiguration(
             address: settings.listenAddress, port: settings.port, threadCount: Self.threadCount, connectionLimit: settings.connectionLimit,
             perAddressConnectionLimit: 0, connectionTimeoutSeconds: settings.connectionTimeoutSeconds, maximumBodySize: 4096,

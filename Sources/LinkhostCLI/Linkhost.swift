@@ -16,6 +16,7 @@ struct Linkhost: AsyncParsableCommand {
             ServeCommand.self, AASACommand.self, AssetLinksCommand.self, RoutesCommand.self, LinkCommand.self, DevCertCommand.self, ProbeCommand.self,
             MatchCommand.self,
             CheckCommand.self, LogCommand.self, StatsCommand.self, RollupCommand.self, BackupCommand.self, ReloadCommand.self, CDNCheckCommand.self,
+            CertificatesCommand.self,
         ]
     )
 }

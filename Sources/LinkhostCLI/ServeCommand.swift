@@ -1,4 +1,6 @@
+import ACME
 import ArgumentParser
+import CertificateIssuing
 import Foundation
 import Glibc
 import HTTPServing
@@ -119,9 +121,11 @@ struct ServeCommand: AsyncParsableCommand {
         // file exists) still stops the server gracefully, or reloads it.
         let signals: TerminationSignal
         let hangups: HangupSignal
+        let renewals: HangupSignal
         do {
             signals = try TerminationSignal.install()
             hangups = try HangupSignal.install()
+            renewals = try HangupSignal.install(CertificatesCommand.renewSignal)
         } catch {
             throw CLIFailure.runtime("\(error)")
         }
@@ -157,10 +161,22 @@ struct ServeCommand: AsyncParsableCommand {
             )
         }
         let server: LinkhostServer
+        let acme = configuration.server.tls?.acme
+        let challenges = acme.map { _ in ACMEHTTP01Tokens() }
+        var certificates: CertificateManager?
         do {
             server = try LinkhostServer(
-                configuration: configuration, ingestKeys: ingestKeys, metricsFactory: metrics.factory, logger: logger, passedSockets: passed)
+                configuration: configuration, ingestKeys: ingestKeys, metricsFactory: metrics.factory, logger: logger, passedSockets: passed,
+                acmeChallenges: challenges)
+            // The stored certificates first, from disk only: a start never waits on the CA.
+            if let acme, let challenges {
+                certificates = try await ACMEServing.manager(for: configuration, acme: acme, server: server, tokens: challenges, logger: logger)
+            }
             try server.start()
+            await certificates?.start()
+        } catch let failure as ExitCode {
+            pidFile?.release()
+            throw failure
         } catch {
             pidFile?.release()
             throw CLIFailure.runtime("\(error)")
@@ -177,6 +193,9 @@ struct ServeCommand: AsyncParsableCommand {
                 let settings = configuration.server.admin
                 throw CLIFailure.runtime("the admin listener on \(settings.listenAddress):\(settings.port) (server.admin.listen) cannot start: \(error)")
             }
+        }
+        if let certificates {
+            renewals.onHangup { Task { await certificates.renewNow() } }
         }
         let manager = ServiceManagerNotifier(environment: ProcessInfo.processInfo.environment)
         hangups.onHangup {
@@ -219,6 +238,8 @@ struct ServeCommand: AsyncParsableCommand {
         watchdog?.cancel()
         admin?.stop()
         hangups.stop()
+        renewals.stop()
+        await certificates?.stop()
         let log = server.stop()
         pidFile?.release()
         let statistics = server.statistics

@@ -25,11 +25,18 @@ struct StartupBanner {
             lines[0] += " (on the socket the service manager passed; server.listen and server.tls.port are not used)"
         }
         if let tls = configuration.server.tls {
-            lines.append("HTTPS with \(tls.certificatePath); plain HTTP: \(tls.plainHTTP.rawValue)")
+            if let acme = tls.acme {
+                let state = server.tlsPort == 0 ? "starts once the first is issued" : "serving the stored one"
+                lines.append(
+                    "HTTPS on port \(tls.port) with certificates from \(acme.directory) (\(state); `linkhost certificates` shows them); plain HTTP: \(tls.plainHTTP.rawValue)"
+                )
+            } else {
+                lines.append("HTTPS with \(tls.certificatePath); plain HTTP: \(tls.plainHTTP.rawValue)")
+            }
         }
         // A certificate from `linkhost dev-cert` sits beside its CA; curl must be told to trust that CA.
         var trust = ""
-        if let certificate = configuration.server.tls?.certificatePath {
+        if let certificate = configuration.server.tls?.certificatePath, !certificate.isEmpty {
             let authority = ((certificate as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
                 DevCertificateAuthority.certificateFileName)
             if FileManager.default.fileExists(atPath: authority) { trust = " --cacert \(authority)" }

@@ -20,7 +20,7 @@ struct PebbleTests {
     /// Whether both binaries are there; else the reason is printed (a failure in CI, where
     /// scripts/test installs them).
     static var binariesFound: Bool {
-        guard Tool.find("pebble") == nil || Tool.find("pebble-challtestsrv") == nil else { return true }
+        guard !PebbleCA.isInstalled else { return true }
         if ProcessInfo.processInfo.environment["CI"] == "true" {
             Issue.record("pebble is missing; scripts/test installs Debian's pebble package")
         } else {
@@ -79,49 +79,19 @@ struct PebbleTests {
     func issuesACertificateForThreeNamesWithRealHTTP01Validation(keyType: ACMECertificateKeyType) async throws {
         guard Self.binariesFound else { return }
         let folder = try TemporaryDirectory("pebble")
-        let files = try TestCertificateFiles(in: folder)
         let challenges = try ChallengeServer()
-        let acmePort = try FreePort.find()
-        let managementPort = try FreePort.find()
-        let tlsPort = try FreePort.find()
-        let dnsPort = try FreePort.find()
-        let dnsManagementPort = try FreePort.find()
-        let config = try folder.write(
-            "pebble.json",
-            """
-            {"pebble": {"listenAddress": "127.0.0.1:\(acmePort)", "managementListenAddress": "127.0.0.1:\(managementPort)",
-              "certificate": "\(files.certificateFile)", "privateKey": "\(files.keyFile)",
-              "httpPort": \(challenges.server.port), "tlsPort": \(tlsPort), "ocspResponderURL": "", "externalAccountBindingRequired": false}}
-            """)
-
-        let dns = try ChildProcess(
-            "pebble-challtestsrv",
-            [
-                "-defaultIPv4", "127.0.0.1", "-defaultIPv6", "", "-dns01", "127.0.0.1:\(dnsPort)", "-http01", "", "-https01", "", "-tlsalpn01", "",
-                "-management", "127.0.0.1:\(dnsManagementPort)",
-            ])
-        var environment = ProcessInfo.processInfo.environment
-        environment["PEBBLE_VA_ALWAYS_VALID"] = nil
-        environment["PEBBLE_WFE_NONCEREJECT"] = nil
-        environment["PEBBLE_VA_NOSLEEP"] = "1"
-        let pebble = try ChildProcess("pebble", ["-config", config, "-dnsserver", "127.0.0.1:\(dnsPort)"], environment: environment)
-        defer {
-            for child in [pebble, dns] {
-                child.send(signal: SIGTERM)
-                _ = child.waitForExit(timeoutSeconds: 10)
-            }
+        let pebble: PebbleCA
+        do {
+            pebble = try PebbleCA(in: folder, httpPort: challenges.server.port)
+        } catch {
+            Issue.record("\(error)")
+            return
         }
-        let logs = { "pebble:\n\(pebble.standardOutput)\(pebble.standardError)\nchalltestsrv:\n\(dns.standardOutput)\(dns.standardError)" }
-
-        let curl = CurlHTTPClient(configuration: CurlHTTPConfiguration(caCertificateFile: files.caFile, connectTimeout: .seconds(2), timeout: .seconds(30)))
-        let directoryURL = "https://127.0.0.1:\(acmePort)/dir"
-        let listening = await waitUntil {
-            guard pebble.isRunning, dns.isRunning else { return true }
-            let acme = try? await curl.send(CurlHTTPRequest(url: directoryURL))
-            let mock = try? await curl.send(CurlHTTPRequest(url: "http://127.0.0.1:\(dnsManagementPort)/"))
-            return acme?.status == 200 && mock != nil
-        }
-        try #require(listening && pebble.isRunning && dns.isRunning, "Pebble or its DNS did not start listening:\n\(logs())")
+        defer { pebble.stop() }
+        let logs = { pebble.logs }
+        let curl = CurlHTTPClient(
+            configuration: CurlHTTPConfiguration(caCertificateFile: pebble.files.caFile, connectTimeout: .seconds(2), timeout: .seconds(30)))
+        let directoryURL = pebble.directoryURL
 
         let transport = CountingTransport(CurlACMETransport(client: curl))
         let storage = try ACMEStorage(folder: folder.path + "/acme")
@@ -151,8 +121,8 @@ struct PebbleTests {
         #expect(try storage.issuedCertificate("rowhni")?.leaf == certificate.leaf)
 
         // The chain leads to Pebble's root, read from its management API.
-        let rootPEM = try await curl.send(CurlHTTPRequest(url: "https://127.0.0.1:\(managementPort)/roots/0")).bodyText
-        let intermediatePEM = try await curl.send(CurlHTTPRequest(url: "https://127.0.0.1:\(managementPort)/intermediates/0")).bodyText
+        let rootPEM = try await curl.send(CurlHTTPRequest(url: pebble.rootURL)).bodyText
+        let intermediatePEM = try await curl.send(CurlHTTPRequest(url: pebble.intermediateURL)).bodyText
         let root = try Certificate(pemEncoded: rootPEM)
         let intermediate = try Certificate(pemEncoded: intermediatePEM)
         #expect(certificate.leaf.issuer == intermediate.subject)

@@ -11,6 +11,7 @@ struct ConfigurationCrossChecks {
         checkUnknownHost(configuration.server.unknownHost, sites: configuration.sites)
         checkPorts(configuration)
         checkAdminTLS(configuration)
+        ACMESectionParser.crossCheck(configuration, problems: problems)
     }
 
     /// `server.admin.tls` uses the server's certificate, so it needs one.

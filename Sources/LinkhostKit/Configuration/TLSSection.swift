@@ -10,6 +10,8 @@ struct TLSSection {
     var plainHTTP = TLSSettings.PlainHTTP.redirect
     var hsts: String? = "max-age=31536000"
     var priorities: String?
+    /// `acme`: certificates from an ACME CA instead of the files (`ACMESectionParser`).
+    var acme: ACMESettings?
     /// The flags that replaced the file's certificate, key and port (for messages); `nil` when the
     /// value is the file's.
     var certificateFlag: String?
@@ -21,6 +23,12 @@ struct TLSSection {
     /// The settings with the PEM text read; `nil`, with a problem recorded, when a file is unusable.
     /// (A missing path was reported when the section was read.)
     func settings(problems: ConfigurationProblems) -> TLSSettings? {
+        if let acme {
+            // The certificate comes from the ACME storage when the server starts.
+            return TLSSettings(
+                certificatePath: "", keyPath: "", certificatePEM: "", keyPEM: "", port: port, publicPort: publicPort, plainHTTP: plainHTTP, hsts: hsts,
+                priorities: priorities, acme: acme)
+        }
         guard let certificatePath, let keyPath else { return nil }
         switch TLSSettings.load(certificatePath: certificatePath, keyPath: keyPath) {
         case .success(let pem):

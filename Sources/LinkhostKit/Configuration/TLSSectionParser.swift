@@ -3,7 +3,7 @@ import OrderedJSON
 /// Reads `server.tls`: certificate and key paths, port, and what the plain-HTTP listener does.
 /// The files themselves are read later (`TLSSection.settings`), after the command line's overrides.
 struct TLSSectionParser {
-    static let allowedKeys = ["certificate", "key", "port", "publicPort", "http", "hsts", "priorities"]
+    static let allowedKeys = ["certificate", "key", "port", "publicPort", "http", "hsts", "priorities", "acme"]
 
     let problems: ConfigurationProblems
     let paths: PathResolver
@@ -12,10 +12,11 @@ struct TLSSectionParser {
     func read(_ server: ConfigObjectReader) -> TLSSection? {
         guard let reader = server.object("tls", what: "the TLS settings", allowedKeys: Self.allowedKeys) else { return nil }
         var section = TLSSection()
+        let files = !reader.has("acme")
         section.certificatePath = reader.string(
-            "certificate", required: true, fix: "give the PEM certificate chain's path, e.g. \"certs/rowhni.com.pem\" (linkhost dev-cert makes one)"
+            "certificate", required: files, fix: "give the PEM certificate chain's path, e.g. \"certs/rowhni.com.pem\" (linkhost dev-cert makes one)"
         ).map(paths.resolve)
-        section.keyPath = reader.string("key", required: true, fix: "give the PEM private key's path, e.g. \"certs/rowhni.com-key.pem\"").map(paths.resolve)
+        section.keyPath = reader.string("key", required: files, fix: "give the PEM private key's path, e.g. \"certs/rowhni.com-key.pem\"").map(paths.resolve)
         section.port = reader.integer("port", in: 0...65535, default: section.port, meaning: "HTTPS port")
         if reader.has("publicPort") {
             section.publicPort = reader.integer("publicPort", in: 1...65535, default: section.port, meaning: "HTTPS port clients reach, for redirects")
@@ -49,6 +50,7 @@ struct TLSSectionParser {
                 section.priorities = text
             }
         }
+        section.acme = ACMESectionParser(problems: problems, paths: paths).read(reader)
         return section
     }
 

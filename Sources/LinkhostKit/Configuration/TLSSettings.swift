@@ -31,10 +31,14 @@ public struct TLSSettings: Sendable, Equatable {
     /// A GnuTLS priority string replacing the built-in intermediate profile (`server.tls.priorities`);
     /// `nil` keeps the profile (`TLSCredentials.intermediatePriorities`).
     public var priorities: String?
+    /// `server.tls.acme`: the certificates come from an ACME CA; the paths are then empty and the
+    /// PEM text is what the ACME storage held when the server started (empty before the first).
+    public var acme: ACMESettings?
 
     public init(
         certificatePath: String, keyPath: String, certificatePEM: String, keyPEM: String, port: Int = 8443, publicPort: Int? = nil,
-        plainHTTP: PlainHTTP = .redirect, hsts: String? = "max-age=31536000", priorities: String? = nil
+        plainHTTP: PlainHTTP = .redirect, hsts: String? = "max-age=31536000", priorities: String? = nil,
+        acme: ACMESettings? = nil
     ) {
         self.certificatePath = certificatePath
         self.keyPath = keyPath
@@ -45,6 +49,7 @@ public struct TLSSettings: Sendable, Equatable {
         self.plainHTTP = plainHTTP
         self.hsts = hsts
         self.priorities = priorities
+        self.acme = acme
     }
 
     /// Reads PEM files, checking they hold what their names say.

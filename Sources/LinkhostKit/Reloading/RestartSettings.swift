@@ -46,6 +46,8 @@ enum RestartSettings {
             compare("server.tls.http", old.plainHTTP, new.plainHTTP) { $0.rawValue }
             compare("server.tls.hsts", old.hsts, new.hsts) { $0.map { "\"\($0)\"" } ?? "false" }
             compare("server.tls.priorities", old.priorities, new.priorities) { $0 ?? "the built-in profile" }
+            // The certificates ACME manages change live; its settings (CA, account, storage) at a restart.
+            compare("server.tls.acme", old.acme, new.acme, shown: false)
         case (nil, nil):
             break
         default:

@@ -9,11 +9,14 @@ struct ServingSetResponder: HTTPResponder {
     let redirect: RedirectPort?
     /// Whether this is the plain-HTTP listener of a server that also serves HTTPS.
     var besideHTTPS = false
+    /// ACME's HTTP-01 answers, on the plain listener when `server.tls.acme` is on.
+    var challenges: ACMEChallengeAnswer?
 
     /// The answer, with the facts the observers read (they carry the site, and with it the rules
     /// of the set that answered, so a reload meanwhile does not change how the row is written).
     func respond(to request: HTTPRequest) -> AnnotatedResponse<ServedRequest> {
         let set = slot.set
+        if let challenges, let answer = challenges.respond(to: request, responder: set.plainResponder) { return answer }
         if let redirect {
             let responder = besideHTTPS ? set.plainResponder : set.responder
             return RedirectingResponder(inner: responder, httpsPort: redirect.port).respond(to: request)

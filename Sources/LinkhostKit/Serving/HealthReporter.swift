@@ -24,6 +24,8 @@ final class HealthReporter: Sendable {
     private let cdnWatch: CDNWatch?
     /// Every reload's outcome, the last one shown.
     let reloads = ReloadHistory()
+    /// The certificates ACME manages, when it does.
+    let certificates = CertificateHealth()
 
     init(listeners: [HTTPServerCounters] = [], log: LogWriter? = nil, logNotes: [String] = [], cdnWatch: CDNWatch? = nil) {
         self.listeners = listeners
@@ -62,12 +64,14 @@ final class HealthReporter: Sendable {
     ///
     /// Decision: a refused last reload makes the status `degraded` (until a reload succeeds): the
     /// server still serves, but not the config on disk, which is what an operator's alert on the
-    /// status should catch. The CDN check never does: a CDN copy lags every change by hours, which
-    /// is normal, so it has its own section instead.
+    /// status should catch. So does a certificate ACME manages that is not served, expires within
+    /// 14 days, or has failed to renew for a day (`CertificateRecord.isDegraded`). The CDN check
+    /// never does: a CDN copy lags every change by hours, which is normal, so it has its own
+    /// section instead.
     private func status(log: LogWriterStatus?) -> String {
         if draining.load(ordering: .relaxed) { return "stopping" }
         let logDegraded = (log.map { !$0.isHealthy || $0.dropped > 0 || $0.journal.fileProblem != nil } ?? false) || !logNotes.isEmpty
-        return logDegraded || reloads.lastFailed ? "degraded" : "ok"
+        return logDegraded || reloads.lastFailed || certificates.current?.degraded == true ? "degraded" : "ok"
     }
 
     /// The status alone (see `status(log:)`).
@@ -87,6 +91,9 @@ final class HealthReporter: Sendable {
             JSONMember("sites", sites),
             JSONMember("reload", reloads.json),
         ]
+        if let certificates = certificates.current {
+            members.append(JSONMember("certificates", certificates.section))
+        }
         if let cdnCheck = cdnWatch?.healthSection {
             members.append(JSONMember("cdnCheck", cdnCheck))
         }

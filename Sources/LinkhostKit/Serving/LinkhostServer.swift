@@ -1,3 +1,4 @@
+import ACME
 import CDNCheck
 import CoreMetrics
 import Foundation
@@ -19,8 +20,13 @@ public final class LinkhostServer: Sendable {
     private let slot: ServingSetSlot
     /// The plain-HTTP listener (`server.listen`), absent when `tls.http` is `off`.
     private let http: HTTPServer?
-    /// The HTTPS listener (`server.tls`), when configured.
-    private let https: HTTPServer?
+    /// The HTTPS listener (`server.tls`), when configured and it has a certificate; replaced whole
+    /// by `serveCertificate` (see there).
+    private let httpsSlot: Mutex<HTTPServer?>
+    private var https: HTTPServer? { httpsSlot.withLock { $0 } }
+    /// Makes the HTTPS listener for a certificate and port (`nil` without `server.tls`).
+    private let makeHTTPS: (@Sendable (TLSCredentials, Int, Int32?) -> HTTPServer)?
+    private let started = Atomic<Bool>(false)
     private let health: HealthReporter
     /// Every listener that runs, for counters and health.
     let listeners: [HTTPServer]
@@ -58,7 +64,7 @@ public final class LinkhostServer: Sendable {
     ///   each one serves instead of binding `server.listen` or `server.tls.port`.
     public init(
         configuration: LinkhostConfiguration, ingestKeys: IngestKeys = .none, metricsFactory: any MetricsFactory = MetricsSystem.factory,
-        logger: Logger = Logger(label: "linkhost"), passedSockets: PassedSockets = .none
+        logger: Logger = Logger(label: "linkhost"), passedSockets: PassedSockets = .none, acmeChallenges: ACMEHTTP01Tokens? = nil
     ) throws {
         startConfiguration = configuration
         self.logger = logger
@@ -128,24 +134,37 @@ public final class LinkhostServer: Sendable {
         // filled in at start, once the HTTPS port is bound (it may be 0).
         let redirectPort = settings.tls.flatMap { $0.plainHTTP == .redirect ? RedirectPort(publicPort: $0.publicPort) : nil }
         redirect = redirectPort
-        let direct = ServingSetResponder(slot: slot, redirect: nil)
-        let plain = ServingSetResponder(slot: slot, redirect: redirectPort, besideHTTPS: settings.tls != nil)
+        var answering = ServingSetResponder(slot: slot, redirect: nil)
+        var plain = ServingSetResponder(slot: slot, redirect: redirectPort, besideHTTPS: settings.tls != nil)
+        plain.challenges = acmeChallenges.map(ACMEChallengeAnswer.init)
+        if settings.tls == nil { answering.challenges = plain.challenges }
+        let direct = answering
         self.observer = observer
         secureResponder = direct
         plainResponder = plain
         var httpLogger = logger
         httpLogger[metadataKey: "listener"] = "http"
         if let tls = settings.tls {
-            var secure = base
-            secure.port = tls.port
-            secure.inheritedListener = passedSockets.https
-            secure.tls = TLSCredentials(
-                certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM, priorities: tls.priorities ?? TLSCredentials.intermediatePriorities)
             var httpsLogger = logger
             httpsLogger[metadataKey: "listener"] = "https"
-            https = HTTPServer(
-                configuration: secure, logger: httpsLogger, counters: secureCounters, responder: direct, completionObserver: observer,
-                answerObserver: answerObserver)
+            let makeHTTPS: @Sendable (TLSCredentials, Int, Int32?) -> HTTPServer = { [httpsLogger, answerObserver] credentials, port, inherited in
+                var secure = base
+                secure.port = port
+                secure.inheritedListener = inherited
+                secure.tls = credentials
+                return HTTPServer(
+                    configuration: secure, logger: httpsLogger, counters: secureCounters, responder: direct, completionObserver: observer,
+                    answerObserver: answerObserver)
+            }
+            self.makeHTTPS = makeHTTPS
+            // With ACME and no certificate stored yet, HTTPS starts once the first is issued.
+            httpsSlot = Mutex(
+                tls.certificatePEM.isEmpty
+                    ? nil
+                    : makeHTTPS(
+                        TLSCredentials(
+                            certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM,
+                            priorities: tls.priorities ?? TLSCredentials.intermediatePriorities), tls.port, passedSockets.https))
             http =
                 tls.plainHTTP == .off
                 ? nil
@@ -153,12 +172,13 @@ public final class LinkhostServer: Sendable {
                     configuration: base, logger: httpLogger, counters: plainCounters, responder: plain, completionObserver: observer,
                     answerObserver: answerObserver)
         } else {
-            https = nil
+            httpsSlot = Mutex(nil)
+            makeHTTPS = nil
             http = HTTPServer(
                 configuration: base, logger: httpLogger, counters: plainCounters, responder: direct, completionObserver: observer,
                 answerObserver: answerObserver)
         }
-        self.listeners = [http, https].compactMap { $0 }
+        self.listeners = [http, httpsSlot.withLock { $0 }].compactMap { $0 }
         warnAboutSignedFiles(in: configuration)
     }
 
@@ -190,7 +210,10 @@ public final class LinkhostServer: Sendable {
         if let https {
             try https.start()
             redirect?.boundPort.store(https.port, ordering: .releasing)
+        } else if let tls = startConfiguration.server.tls {
+            redirect?.boundPort.store(tls.port, ordering: .releasing)
         }
+        started.store(true, ordering: .releasing)
         do {
             try http?.start()
         } catch {
@@ -310,6 +333,40 @@ public final class LinkhostServer: Sendable {
         warnAboutSignedFiles(in: configuration)
     }
 
+    /// Serves `chainPEM` and `keyPEM` on the HTTPS port from now on (an ACME certificate, issued or
+    /// renewed): starts the HTTPS listener when it had no certificate yet, else replaces it with a
+    /// new one on the same port.
+    ///
+    /// Interim, until the TLS listener chooses certificates by SNI from a store it reads per
+    /// handshake: one certificate for every host (the first site's), and the replacement closes the
+    /// port for as long as the old listener takes to stop. Throws when the new listener cannot
+    /// start (an unusable certificate or key).
+    public func serveCertificate(chainPEM: String, keyPEM: String) throws(HTTPServerError) {
+        guard let makeHTTPS, let tls = startConfiguration.server.tls, !health.isDraining else { return }
+        let credentials = TLSCredentials(
+            certificateChainPEM: chainPEM, privateKeyPEM: keyPEM, priorities: tls.priorities ?? TLSCredentials.intermediatePriorities)
+        let old = httpsSlot.withLock { $0 }
+        guard started.load(ordering: .acquiring) else {
+            httpsSlot.withLock { $0 = makeHTTPS(credentials, tls.port, old?.configuration.inheritedListener) }
+            return
+        }
+        // A socket the service manager passed cannot be bound again once closed: keep serving the
+        // old certificate rather than lose the port (a restart serves the new one).
+        guard old?.configuration.inheritedListener == nil else {
+            throw HTTPServerError.cannotStart("the HTTPS socket was passed by the service manager; the new certificate is served after a restart")
+        }
+        let port = old?.port ?? tls.port
+        old?.stop()
+        let replacement = makeHTTPS(credentials, port, nil)
+        try replacement.start()
+        httpsSlot.withLock { $0 = replacement }
+        redirect?.boundPort.store(replacement.port, ordering: .releasing)
+        logger.notice("HTTPS on port \(replacement.port) serves the new certificate")
+    }
+
+    /// The certificates' health section and renewal (see `CertificateHealth`).
+    public var certificateHealth: CertificateHealth { health.certificates }
+
     /// The plain-HTTP port (0 when there is no plain-HTTP listener).
     public var port: Int { http?.port ?? 0 }
 
@@ -350,8 +407,9 @@ public final class LinkhostServer: Sendable {
         health.markDraining()
         cdnWatch.stop()
         linkWindow?.stop()
+        started.store(false, ordering: .releasing)
         http?.stop()
-        https?.stop()
+        httpsSlot.withLock { $0 }?.stop()
         return hitLogger?.writer.stop(timeout: .seconds(Double(startConfiguration.server.shutdownGraceSeconds) + 5))
     }
 

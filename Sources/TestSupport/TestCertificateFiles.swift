@@ -1,15 +1,17 @@
 import Foundation
-import TestSupport
-import Testing
 
 /// A CA and a server certificate for 127.0.0.1 made with openssl, as an operator would make them:
 /// for HTTPS servers the tests start (Pebble's own listener, a TLS HTTPServer).
-struct TestCertificateFiles {
-    let caFile: String
-    let certificateFile: String
-    let keyFile: String
+public struct TestCertificateFiles: Sendable {
+    public let caFile: String
+    public let certificateFile: String
+    public let keyFile: String
 
-    init(in folder: TemporaryDirectory) throws {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(in folder: TemporaryDirectory) throws {
         caFile = folder.path + "/ca.pem"
         certificateFile = folder.path + "/cert.pem"
         keyFile = folder.path + "/key.pem"
@@ -27,6 +29,6 @@ struct TestCertificateFiles {
 
     private static func openssl(_ arguments: [String]) throws {
         let run = try ChildProcess.run("openssl", arguments)
-        try #require(run.status == 0, "openssl \(arguments.joined(separator: " ")): \(run.error)")
+        guard run.status == 0 else { throw Failure(description: "openssl \(arguments.joined(separator: " ")): \(run.error)") }
     }
 }
