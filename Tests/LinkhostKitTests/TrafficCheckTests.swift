@@ -143,7 +143,7 @@ struct TrafficCheckTests {
             """
             UPDATE hits SET query = NULL; ALTER TABLE hits DROP COLUMN query; DROP INDEX hits_view_token; DROP INDEX hits_open_token; DROP INDEX hits_bypass_time;
             ALTER TABLE hits DROP COLUMN view_token;
-            ALTER TABLE hits DROP COLUMN in_app; ALTER TABLE hits DROP COLUMN referrer_host;
+            ALTER TABLE hits DROP COLUMN in_app; ALTER TABLE hits DROP COLUMN referrer_host; ALTER TABLE hits DROP COLUMN preview_app;
             DROP TABLE view_chain; DELETE FROM meta WHERE key = 'view_chain_through';
             CREATE INDEX hits_secret_time ON hits (secret, ts_ms) WHERE secret IS NOT NULL;
             PRAGMA user_version = 6;
