@@ -165,8 +165,10 @@ public struct AASAValidator: Sendable {
         }
         let compiled = CompiledEntry(entry, domainDefaults: domainDefaults, variables: variables)
         if case .components(let components) = compiled.rules {
+            // By index, once: a file near iOS's 128 KB holds thousands of components.
+            let writtenByIndex = Dictionary((entry.components ?? []).map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
             for component in components {
-                guard let written = entry.components?.first(where: { $0.index == component.index }) else { continue }
+                guard let written = writtenByIndex[component.index] else { continue }
                 findings += PatternChecks.findings(
                     for: written, percentEncoded: component.percentEncoded,
                     caseSensitive: component.caseSensitive, variables: variables)
