@@ -15,6 +15,10 @@ import Synchronization
 ///
 /// The journal is bounded: when its ring holds `ringSize` bytes not yet reclaimed, `append` drops
 /// the record and counts it (`droppedFull`).
+///
+/// A journal file deleted or truncated under the server is made anew (`replaceIfLost`, run by the
+/// writer's sync thread every interval): what the lost file still held is copied into the new one,
+/// so a deleted file costs nothing and a truncated one the records in the part cut off.
 public final class HitJournal: Sendable {
     /// Where the journal is, for messages.
     public let path: String
@@ -29,7 +33,16 @@ public final class HitJournal: Sendable {
     public let preallocatedByWriting: Bool
 
     let storage: any JournalStorage
+    private let header: JournalLayout.FileHeader
     private let state: Mutex<Reservation>
+    /// Appends under way (placed, not yet written) in the even and the odd file generations: a
+    /// replacement copies the old file once its count is down to zero.
+    private let evenWritesUnderWay = Atomic<Int>(0)
+    private let oddWritesUnderWay = Atomic<Int>(0)
+    /// Below this logical offset no append is under way any more (what opening found, then what a
+    /// replacement copied): a record there that does not check is damage, not a write in progress.
+    private let settled: Atomic<UInt64>
+    private let replacements = Mutex(Replacements())
     /// The reclaimed position, also read without the lock by `complete` (see there).
     private let reclaimed = Atomic<UInt64>(0)
     private let appendedCount = Atomic<Int>(0)
@@ -47,6 +60,17 @@ public final class HitJournal: Sendable {
         var checkpointGeneration: UInt64
         /// Records whose `pwrite` failed: their place and length, so the reader steps over them.
         var holes: [UInt64: UInt64] = [:]
+        /// The file generation appends go to: one more with every replacement of a lost file.
+        var fileGeneration: UInt64 = 0
+    }
+
+    /// What replacing lost files came to.
+    struct Replacements {
+        var count = 0
+        var last: String?
+        var failure: String?
+        /// A replacement whose new file is in use but not yet at the path (its last step failed).
+        var unfinished = false
     }
 
     /// Largest record the journal takes: a quarter of the ring, so a few always fit.
@@ -109,12 +133,14 @@ public final class HitJournal: Sendable {
             checkpoint = newest
         }
         ringSize = header.ringSize
+        self.header = header
         identifier = header.identifier.map { byte in
             let digits = Array("0123456789abcdef".utf8)
             return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
         }.joined()
         let found = JournalRecovery.scan(storage, ringSize: header.ringSize, from: checkpoint.logical, afterSequence: checkpoint.sequence)
         recovery = found
+        settled = Atomic(found.end)
         state = Mutex(
             Reservation(
                 head: found.end, nextSequence: found.lastSequence + 1, tail: checkpoint.logical, tailSequence: checkpoint.sequence,
@@ -148,7 +174,7 @@ public final class HitJournal: Sendable {
         let end = JournalLayout.recordHeaderSize + payloadCount
         if end < total { UnsafeMutableRawBufferPointer(rebasing: record[end..<total]).initializeMemory(as: UInt8.self, repeating: 0) }
         let ring = ringSize
-        let placed = state.withLock { state -> (padding: UInt64, logical: UInt64, sequence: UInt64)? in
+        let placed = state.withLock { state -> (padding: UInt64, logical: UInt64, sequence: UInt64, generation: UInt64)? in
             let physical = state.head % ring
             let room = ring - physical
             let padding = room < UInt64(total) ? room : 0
@@ -157,20 +183,22 @@ public final class HitJournal: Sendable {
             let sequence = state.nextSequence
             state.nextSequence += 1
             state.head = logical + UInt64(total)
-            return (padding, logical, sequence)
+            changeWritesUnderWay(of: state.fileGeneration, by: 1)
+            return (padding, logical, sequence, state.fileGeneration)
         }
         guard let placed else {
             droppedCount.add(1, ordering: .relaxed)
             return nil
         }
+        defer { changeWritesUnderWay(of: placed.generation, by: -1) }
         if placed.padding >= UInt64(JournalLayout.recordHeaderSize) {
-            writePadding(at: placed.logical - placed.padding, length: placed.padding)
+            writePadding(at: placed.logical - placed.padding, length: placed.padding, generation: placed.generation)
         }
         let header = JournalLayout.RecordHeader(
             totalLength: UInt32(total), logical: placed.logical, sequence: placed.sequence, payloadLength: UInt32(payloadCount), kind: .record)
         JournalLayout.seal(header, completion: completion?.word(sequence: placed.sequence) ?? 0, in: record)
         do {
-            try storage.write(UnsafeRawBufferPointer(record), at: physicalOffset(placed.logical))
+            try storage.write(UnsafeRawBufferPointer(record), at: physicalOffset(placed.logical), generation: placed.generation)
         } catch {
             markHole(at: placed.logical, length: UInt64(total))
             return nil
@@ -199,17 +227,30 @@ public final class HitJournal: Sendable {
         if failed { failedWrites.add(1, ordering: .relaxed) }
     }
 
-    private func writePadding(at logical: UInt64, length: UInt64) {
+    private func writePadding(at logical: UInt64, length: UInt64, generation: UInt64) {
         let padding = UnsafeMutableRawBufferPointer.allocate(byteCount: JournalLayout.recordHeaderSize, alignment: JournalLayout.alignment)
         defer { padding.deallocate() }
         JournalLayout.seal(
             JournalLayout.RecordHeader(totalLength: UInt32(length), logical: logical, sequence: 0, payloadLength: 0, kind: .padding),
             completion: 0, in: padding)
         do {
-            try storage.write(UnsafeRawBufferPointer(padding), at: physicalOffset(logical))
+            try storage.write(UnsafeRawBufferPointer(padding), at: physicalOffset(logical), generation: generation)
         } catch {
             markHole(at: logical, length: length)
         }
+    }
+
+    /// Counts the appends writing the file of `generation`; only two files can be written at once.
+    private func changeWritesUnderWay(of generation: UInt64, by change: Int) {
+        if generation & 1 == 0 {
+            evenWritesUnderWay.add(change, ordering: .acquiringAndReleasing)
+        } else {
+            oddWritesUnderWay.add(change, ordering: .acquiringAndReleasing)
+        }
+    }
+
+    private func writesUnderWay(of generation: UInt64) -> Int {
+        generation & 1 == 0 ? evenWritesUnderWay.load(ordering: .acquiring) : oddWritesUnderWay.load(ordering: .acquiring)
     }
 
     private func markHole(at logical: UInt64, length: UInt64) {
@@ -233,6 +274,9 @@ public final class HitJournal: Sendable {
     public var start: JournalPosition {
         state.withLock { JournalPosition(logical: $0.tail, sequence: $0.tailSequence) }
     }
+
+    /// Below this logical offset no append is under way (see `settled`).
+    var settledEnd: UInt64 { settled.load(ordering: .acquiring) }
 
     /// The hole at `logical` (a record whose write failed), and its length.
     func hole(at logical: UInt64) -> UInt64? {
@@ -309,10 +353,135 @@ public final class HitJournal: Sendable {
     /// The counters and fill right now.
     public var status: JournalStatus {
         let (head, tail, sequence, holes) = state.withLock { ($0.head, $0.tail, $0.nextSequence - 1, $0.holes.count) }
+        let replaced = replacements.withLock { $0 }
+        let problem = storage.loss().map { loss in replaced.failure.map { "\(loss); \($0)" } ?? loss.description }
         return JournalStatus(
             path: path, ringSize: ringSize, usedBytes: head - tail, appended: appendedCount.load(ordering: .relaxed),
             droppedFull: droppedCount.load(ordering: .relaxed), failedWrites: failedWrites.load(ordering: .relaxed), holes: holes,
-            lastSequence: sequence, syncFailure: lastSyncFailure.withLock { $0 }, fileProblem: storage.lossCheck(), recovery: recovery)
+            lastSequence: sequence, syncFailure: lastSyncFailure.withLock { $0 }, fileProblem: problem ?? replaced.failure,
+            replacements: replaced.count, lastReplacement: replaced.last, recovery: recovery)
+    }
+
+    // MARK: - A lost file made anew
+
+    /// Makes a new journal file at the path when the one in use was deleted or cut short (never
+    /// when another file took its place: that one is somebody's, and left alone). The new file has
+    /// the same identity and ring; appends move to it at once, without waiting, and what the lost
+    /// file still held between the reclaimed position and the head is copied over once the appends
+    /// begun on it have ended. A completion written into that stretch while it is copied may be
+    /// overwritten by the copy: its row then has an unknown outcome, never goes missing.
+    /// Called on one thread (the writer's sync thread), every interval.
+    public func replaceIfLost() {
+        if replacements.withLock({ $0.unfinished }) {
+            finishReplacement(reason: nil)
+            return
+        }
+        guard let loss = storage.loss(), loss.isReplaceable else { return }
+        let old = state.withLock { $0.fileGeneration }
+        let page = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(JournalLayout.headerPageSize), alignment: 16)
+        defer { page.deallocate() }
+        page.initializeMemory(as: UInt8.self, repeating: 0)
+        JournalLayout.encodeFileHeader(header, into: page)
+        state.withLock { state in
+            let checkpoint = JournalLayout.Checkpoint(generation: state.checkpointGeneration, logical: state.tail, sequence: state.tailSequence)
+            for slot in JournalLayout.checkpointSlots.map({ Int($0) }) {
+                JournalLayout.encodeCheckpoint(checkpoint, into: UnsafeMutableRawBufferPointer(rebasing: page[slot..<(slot + JournalLayout.checkpointSize)]))
+            }
+        }
+        do {
+            try storage.beginReplacement(headerPage: UnsafeRawBufferPointer(page), generation: old + 1)
+        } catch {
+            replacements.withLock { $0.failure = "making a new one failed: \(error)" }
+            return
+        }
+        let storage = self.storage
+        let (tail, swapHead) = state.withLock { state in
+            state.fileGeneration = old + 1
+            storage.use(generation: old + 1)
+            return (state.tail, state.head)
+        }
+        // The appends placed before the switch write the old file: short `pwrite`s, waited out.
+        while writesUnderWay(of: old) > 0 { sched_yield() }
+        var failure: String?
+        var logical = tail
+        while logical < swapHead, failure == nil {
+            let physical = logical % ringSize
+            let length = min(swapHead - logical, ringSize - physical)
+            do {
+                let start = JournalLayout.headerPageSize + physical
+                try storage.copy(physical: start..<(start + length), from: old)
+            } catch {
+                failure = "copying its records into the new one failed: \(error)"
+            }
+            logical += length
+        }
+        // What the copy could not bring (the part a truncation cut off) becomes padding in the new
+        // file, so neither the reader nor a restart's scan has to search across it.
+        let lost = failure == nil ? padLostStretches(from: tail, to: swapHead, generation: old + 1) : (stretches: 0, bytes: 0)
+        settled.store(swapHead, ordering: .releasing)
+        // The reclaimed position again, now that reclaims go to the new file: one made before
+        // the switch went to the old one.
+        state.withLock { state in
+            let checkpoint = JournalLayout.Checkpoint(generation: state.checkpointGeneration, logical: state.tail, sequence: state.tailSequence)
+            var slot = [UInt8](repeating: 0, count: JournalLayout.checkpointSize)
+            slot.withUnsafeMutableBytes { JournalLayout.encodeCheckpoint(checkpoint, into: $0) }
+            for offset in JournalLayout.checkpointSlots {
+                _ = slot.withUnsafeBytes { bytes in (try? storage.write(bytes, at: offset)) != nil }
+            }
+        }
+        let lostText = lost.stretches == 0 ? "" : ", \(lost.bytes) bytes lost in \(lost.stretches) stretch\(lost.stretches == 1 ? "" : "es")"
+        finishReplacement(
+            reason: failure.map { "\(loss); a new file was made, but \($0)" }
+                ?? "\(loss); a new file was made and \(swapHead - tail - lost.bytes) bytes of records copied into it\(lostText)")
+    }
+
+    /// Writes padding records over the stretches of `start..<end` that hold no valid record;
+    /// returns how many stretches and bytes.
+    private func padLostStretches(from start: UInt64, to end: UInt64, generation: UInt64) -> (stretches: Int, bytes: UInt64) {
+        var window = JournalWindow(storage: storage, ringSize: ringSize)
+        var position = start
+        var lost = (stretches: 0, bytes: UInt64(0))
+        while position < end {
+            let room = window.room(at: position)
+            if room < UInt64(JournalLayout.recordHeaderSize) {
+                position += room
+                continue
+            }
+            if let (header, _) = window.record(at: position, readAhead: end - position) {
+                position += UInt64(header.totalLength)
+                continue
+            }
+            let next = window.nextValid(after: position, before: end) ?? end
+            lost.stretches += 1
+            lost.bytes += next - position
+            var at = position
+            while at < next {
+                let piece = min(next - at, window.room(at: at))
+                if piece >= UInt64(JournalLayout.recordHeaderSize) { writePadding(at: at, length: piece, generation: generation) }
+                at += piece
+            }
+            window.invalidate()
+            position = next
+        }
+        return lost
+    }
+
+    private func finishReplacement(reason: String?) {
+        do {
+            try storage.endReplacement()
+            replacements.withLock { replaced in
+                replaced.count += 1
+                if let reason { replaced.last = reason }
+                replaced.failure = nil
+                replaced.unfinished = false
+            }
+        } catch {
+            replacements.withLock { replaced in
+                if let reason { replaced.last = reason }
+                replaced.failure = "putting the new file in place failed: \(error)"
+                replaced.unfinished = true
+            }
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 /// The log writer's view of the journal: reads records in order from a position, on one thread.
 ///
-/// Below the end that opening found (`JournalRecovery.end`) no appender is left, so a record that
+/// Below the end that opening found (`JournalRecovery.end`), or that a replacement of a lost file
+/// copied (`HitJournal.replaceIfLost`), no appender is left, so a record that
 /// does not check is a hole or damage, stepped over, and one without a completion had its exchange
 /// cut off by the end of its process. Past it, records are being written as they are read: a
 /// reserved place that does not check yet is an append still under way, and a record without its
@@ -61,7 +62,7 @@ public struct JournalReader: ~Copyable {
         maximumRecords: Int, maximumBytes: Int, acceptPendingBefore: UInt64 = 0, _ deliver: (Entry) -> Void
     ) -> Stop {
         window.invalidate()
-        let recoveredEnd = journal.recovery.end
+        let recoveredEnd = journal.settledEnd
         let head = journal.head
         var records = 0
         var bytes = 0

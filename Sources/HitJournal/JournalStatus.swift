@@ -19,8 +19,13 @@ public struct JournalStatus: Sendable, Equatable {
     /// Why the last `fdatasync` failed, while it does.
     public var syncFailure: String?
     /// Why the file is no longer the journal at its path (deleted, truncated or replaced while in
-    /// use), `nil` while it is: records still go into the open file, but a crash would lose them.
+    /// use, or a new one could not be made), `nil` while it is: records still go into the open
+    /// file, but a crash would lose them.
     public var fileProblem: String?
+    /// Lost files made anew while serving.
+    public var replacements: Int
+    /// What happened at the last one.
+    public var lastReplacement: String?
     /// What opening found.
     public var recovery: JournalRecovery
 }

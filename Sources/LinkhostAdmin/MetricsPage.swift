@@ -175,6 +175,7 @@ private struct LogSeries {
     let cutShort: Counter
     let unknown: Counter
     let damaged: Counter
+    let replaced: Counter
     let failed: Counter
     let writeFailures: Gauge
     let healthy: Gauge
@@ -191,6 +192,7 @@ private struct LogSeries {
         cutShort = counter("linkhost_log_rows_cut_short_total", "Hit-log records whose response was not sent in full (they leave no row).")
         unknown = counter("linkhost_log_rows_outcome_unknown_total", "Hit-log rows written with their outcome unknown (the process ended first).")
         damaged = counter("linkhost_log_journal_damaged_total", "Stretches of the hit journal stepped over (holes a kill left, torn or corrupt records).")
+        replaced = counter("linkhost_log_journal_replacements_total", "Hit journal files made anew after the one in use was deleted or truncated.")
         failed = counter("linkhost_log_rows_failed_total", "Hit-log records left in the journal at a stop, or refused after it.")
         writeFailures = gauge("linkhost_log_write_failures", "Failed write attempts in a row (0 while the database is healthy).")
         healthy = gauge("linkhost_log_healthy", "1 while the writer reaches its database, else 0.")
@@ -206,6 +208,7 @@ private struct LogSeries {
         cutShort.set(status.cutShort)
         unknown.set(status.outcomeUnknown)
         damaged.set(status.skippedDamaged)
+        replaced.set(status.journal.replacements)
         failed.set(status.abandonedAtStop + status.rejectedAfterStop)
         writeFailures.set(status.consecutiveFailures)
         healthy.set(status.isHealthy ? 1 : 0)

@@ -60,13 +60,28 @@ final class MemoryJournalStorage: JournalStorage {
         }
     }
 
+    func write(_ data: UnsafeRawBufferPointer, at offset: UInt64, generation: UInt64) throws(JournalError) {
+        try write(data, at: offset)
+    }
+
     func sync() throws(JournalError) {
         syncs.add(1, ordering: .relaxed)
     }
 
     func relinquish() {}
 
-    func lossCheck() -> String? { nil }
+    func loss() -> JournalFileLoss? { nil }
+
+    // Bytes in memory are never lost: replacing a lost file is tested on real files.
+    func beginReplacement(headerPage: UnsafeRawBufferPointer, generation next: UInt64) throws(JournalError) {
+        throw .cannotOpen(path: "memory", reason: "bytes in memory are not replaced")
+    }
+
+    func use(generation: UInt64) {}
+
+    func copy(physical: Range<UInt64>, from old: UInt64) throws(JournalError) {}
+
+    func endReplacement() throws(JournalError) {}
 
     /// Puts `data` at `offset` as something other than the journal wrote it (another program's file).
     func poke(_ data: [UInt8], at offset: Int) {

@@ -196,6 +196,42 @@ struct RobustnessTests {
         #expect(rows.count == terms.count + 10)
     }
 
+    /// The journal deleted while the server serves: the health report says a new one was made, and
+    /// after a SIGKILL and a restart every answered request has its row, once — the new file held
+    /// what the deleted one did.
+    @Test func aJournalDeletedWhileServingIsMadeAnewAndLosesNothing() throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.path + "/log.sqlite"
+        let first = try Server(database: database)
+        let client = try RawHTTPClient(port: first.port)
+        var answered: Set<String> = []
+        func serve(_ label: String, _ count: Int) throws {
+            for index in 0..<count {
+                let term = "\(label)-\(index)"
+                let response = try client.request("GET", "/joingroup?code=GONE1&utm_source=gone&utm_term=\(term)", host: "rowhni.com")
+                if response.status == 200 { answered.insert(term) }
+            }
+        }
+        try serve("before", 300)
+        try FileManager.default.removeItem(atPath: database + ".hits-journal")
+        try serve("gone", 300)
+        #expect(try waitUntil { try first.health()["log"]?["journal"]?["replacements"] == 1 })
+        let journal = try first.health()["log"]?["journal"]
+        #expect(journal?["fileProblem"] == .null, "\(String(describing: journal))")
+        #expect(journal?["lastReplacement"]?.stringValue?.contains("deleted") == true, "\(String(describing: journal))")
+        #expect(FileManager.default.fileExists(atPath: database + ".hits-journal"))
+        try serve("after", 300)
+        first.child.send(signal: SIGKILL)
+        _ = first.child.waitForExit(timeoutSeconds: 10)
+        let second = try Server(database: database)
+        try second.waitForLogToCatchUp()
+        #expect(second.stop() == 0)
+        let terms = try LogReader(databasePath: database).rows(LogFilter(utmSource: "gone")).compactMap(\.utmTerm)
+        #expect(answered.count == 900)
+        #expect(answered.subtracting(terms).isEmpty, "answered without a row: \(answered.subtracting(terms).count) of \(answered.count)")
+        #expect(Set(terms).count == terms.count, "no row twice")
+    }
+
     /// The log's file system fills while the server serves: the database cannot grow, the records
     /// wait in the journal (whose room was reserved at start), and once space is back every answered
     /// request has its row. Root can mount a tmpfs, as in CI; elsewhere the test says why it skips.

@@ -55,6 +55,9 @@ final class JournalSyncer: @unchecked Sendable {
             until.tv_nsec = nanoseconds % 1_000_000_000
             let woken = sem_timedwait(wake, &until) == 0
             beforeSync()
+            // A journal file deleted or truncated under the server is made anew here, off the
+            // request path and off the writer (which may be blocked in a database call).
+            journal.replaceIfLost()
             journal.sync()
             if woken, stopping { return }
         }

@@ -140,6 +140,8 @@ final class HealthReporter: Sendable {
                                 JSONMember("skippedDamaged", .number(JSONNumber(log.skippedDamaged))),
                                 JSONMember("syncError", log.journal.syncFailure.map { .string($0) } ?? .null),
                                 JSONMember("fileProblem", log.journal.fileProblem.map { .string($0) } ?? .null),
+                                JSONMember("replacements", .number(JSONNumber(log.journal.replacements))),
+                                JSONMember("lastReplacement", log.journal.lastReplacement.map { .string($0) } ?? .null),
                             ])),
                         JSONMember("notes", .array(notes.map { .string($0) })),
                     ])))
