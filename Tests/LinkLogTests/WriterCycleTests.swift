@@ -189,9 +189,9 @@ struct WriterCycleTests {
         _ = cycle.wrote(at: clock.now)
         let end = clock.now + WriterCycle.coalescingPause
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .wait(until: end, wakingForRecords: false))
-        clock.advance(by: .milliseconds(5))
+        clock.advance(by: WriterCycle.coalescingPause / 2)
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .wait(until: end, wakingForRecords: false))
-        clock.advance(by: .milliseconds(5))
+        clock.advance(by: WriterCycle.coalescingPause / 2)
         #expect(cycle.next(now: clock.now, wallMilliseconds: Self.wall) == .wait(until: nil, wakingForRecords: true))
 
         Self.take(WriterCycle.coalescingBatchSize, into: &cycle)

@@ -33,9 +33,11 @@ struct WriterCycle {
     }
 
     /// After a small batch the writer pauses this long before taking the next one, so that under
-    /// steady load rows are committed a few hundred at a time instead of one transaction per request
-    /// (a commit costs far more than a row). Rows become visible at most this much later.
-    static let coalescingPause: Duration = .milliseconds(10)
+    /// steady load rows are committed many at a time instead of one transaction per request: a
+    /// batch's fixed work (the rollups' upserts, the commit) costs as much as a few dozen rows.
+    /// The records are safe in the journal meanwhile; rows become visible at most this much later,
+    /// which no reader of a dashboard or a funnel can tell from at once.
+    static let coalescingPause: Duration = .milliseconds(50)
     /// Batches at least this large are followed by no pause: the writer is busy anyway.
     static let coalescingBatchSize: Int = 512
     /// Above this many slots the batch array is not kept for reuse after a burst, so memory goes back.
