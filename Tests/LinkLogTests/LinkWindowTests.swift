@@ -83,6 +83,28 @@ struct LinkWindowTests {
         #expect(try restored.forms(since: Self.base).map(\.rule) == ["threadPage"])
     }
 
+    @Test func aFileOfTheFirstLayoutIsStartedAgain() throws {
+        let fixture = try LogFixture()
+        try fixture.write((1...4).map { Self.thread($0, at: Self.base) })
+        let path = LogDatabaseLocator.linkWindowPath(forLogAt: fixture.databasePath)
+        // Version 1 filed links by their text and kept no version.
+        do {
+            let old = try SQLiteConnection(path: path)
+            try old.execute("CREATE TABLE window_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID")
+            try old.execute("CREATE TABLE window_links (link TEXT PRIMARY KEY, form INTEGER NOT NULL, hour INTEGER NOT NULL) WITHOUT ROWID")
+            try old.execute("INSERT INTO window_meta (key, value) VALUES ('through', 99)")
+        }
+        let window = try #require(try LogDatabaseLocator.linkWindow(forLogAt: fixture.databasePath))
+        #expect(window.through == 0)
+        try window.catchUp(now: Self.base)
+        #expect(try window.forms(since: Self.base).map { [$0.links, $0.hits] } == [[4, 4]])
+        // The key survives a reopening: the same links are the same ids.
+        try fixture.write((1...6).map { Self.thread($0, at: Self.base + Self.hour) })
+        let again = try #require(try LogDatabaseLocator.linkWindow(forLogAt: fixture.databasePath))
+        try again.catchUp(now: Self.base + Self.hour)
+        #expect(try again.forms(since: Self.base).map { [$0.links, $0.hits] } == [[6, 10]])
+    }
+
     @Test func aPostgreSQLLogKeepsNoWindow() throws {
         #expect(try LogDatabaseLocator.linkWindow(forLogAt: "postgresql://linkhost@127.0.0.1:1/log") == nil)
     }

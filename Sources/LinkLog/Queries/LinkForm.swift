@@ -15,68 +15,108 @@ public enum LinkForm {
 
     /// The form of a logged path (segments between `/`).
     public static func path(_ path: String) -> String {
-        formOfParts(path, separators: [UInt8(ascii: "/")])
+        text(of: path, isQuery: false)
     }
 
     /// The form of a logged query (items between `&`, a value after `=`).
     public static func query(_ query: String) -> String {
-        formOfParts(query, separators: [UInt8(ascii: "&"), UInt8(ascii: "=")])
+        text(of: query, isQuery: true)
+    }
+
+    /// Writes the form of `text` (a path, or a query when `isQuery`) into `sink` without making its
+    /// text: `LinkWindow` hashes the forms of thousands of links a batch and needs the text of few.
+    public static func append(formOf text: String, isQuery: Bool, to sink: inout some LinkFormSink) {
+        let bytes = text.utf8.span
+        // Most links have few digits: a text without one (or a `-`, the secret of a log without a
+        // key) is its own form.
+        guard needsForm(bytes) else {
+            for index in bytes.indices { sink.append(bytes[index]) }
+            return
+        }
+        var partStart = 0
+        for index in 0...bytes.count {
+            let isEnd = index == bytes.count
+            guard isEnd || isSeparator(bytes[index], isQuery: isQuery) else { continue }
+            appendForm(of: bytes.extracting(partStart..<index), to: &sink)
+            if isEnd { break }
+            sink.append(bytes[index])
+            partStart = index + 1
+        }
     }
 
     /// A value the log wrote in place of a secret: a `SecretHasher` token, as written or
     /// percent-encoded (`hmac%3A`), or `-` (the log had no key).
     public static func isHashedSecret(_ text: Substring) -> Bool {
-        if text == "-" { return true }
-        let utf8 = text.utf8
-        let prefix = SecretHasher.tokenPrefix.utf8
-        let rest: Substring.UTF8View.SubSequence
-        if utf8.starts(with: prefix) {
-            rest = utf8.dropFirst(prefix.count)
-        } else if utf8.count > 7, utf8.prefix(4).elementsEqual("hmac".utf8), utf8.dropFirst(4).prefix(3).map(Self.upper).elementsEqual("%3A".utf8) {
-            rest = utf8.dropFirst(7)
-        } else {
-            return false
-        }
-        return rest.count == 16 && rest.allSatisfy { Self.isHexDigit($0) }
+        isHashedSecret(text.utf8.span)
     }
 
-    private static func formOfParts(_ text: String, separators: [UInt8]) -> String {
-        // Most links have few digits: build the form only once one is met.
-        guard text.utf8.contains(where: { isDigit($0) || $0 == UInt8(ascii: "-") }) else { return text }
+    private static func text(of text: String, isQuery: Bool) -> String {
+        guard needsForm(text.utf8.span) else { return text }
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
-        let utf8 = text.utf8
-        var partStart = utf8.startIndex
-        var index = utf8.startIndex
-        while index <= utf8.endIndex {
-            if index == utf8.endIndex || separators.contains(utf8[index]) {
-                appendForm(of: text[partStart..<index], to: &output)
-                if index == utf8.endIndex { break }
-                output.append(utf8[index])
-                partStart = utf8.index(after: index)
-            }
-            index = utf8.index(after: index)
-        }
+        append(formOf: text, isQuery: isQuery, to: &output)
         return String(decoding: output, as: UTF8.self)
     }
 
-    private static func appendForm(of part: Substring, to output: inout [UInt8]) {
+    private static func needsForm(_ bytes: Span<UInt8>) -> Bool {
+        for index in bytes.indices where isDigit(bytes[index]) || bytes[index] == UInt8(ascii: "-") { return true }
+        return false
+    }
+
+    private static func isSeparator(_ byte: UInt8, isQuery: Bool) -> Bool {
+        byte == (isQuery ? UInt8(ascii: "&") : UInt8(ascii: "/")) || (isQuery && byte == UInt8(ascii: "="))
+    }
+
+    private static func isHashedSecret(_ bytes: Span<UInt8>) -> Bool {
+        if bytes.count == 1 { return bytes[0] == UInt8(ascii: "-") }
+        let prefix = SecretHasher.tokenPrefix.utf8
+        let restStart: Int
+        if starts(bytes, with: prefix) {
+            restStart = prefix.count
+        } else if bytes.count > 7, starts(bytes, with: "hmac".utf8), bytes[4] == UInt8(ascii: "%"), bytes[5] == UInt8(ascii: "3"),
+            upper(bytes[6]) == UInt8(ascii: "A")
+        {
+            restStart = 7
+        } else {
+            return false
+        }
+        guard bytes.count - restStart == 16 else { return false }
+        for index in restStart..<bytes.count where !isHexDigit(bytes[index]) { return false }
+        return true
+    }
+
+    private static func starts(_ bytes: Span<UInt8>, with prefix: String.UTF8View) -> Bool {
+        guard bytes.count >= prefix.count else { return false }
+        var index = 0
+        for byte in prefix {
+            guard bytes[index] == byte else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    private static func appendForm(of part: Span<UInt8>, to sink: inout some LinkFormSink) {
         if isHashedSecret(part) {
-            output += (part == "-" ? "-" : secretToken).utf8
+            if part.count == 1 {
+                sink.append(UInt8(ascii: "-"))
+            } else {
+                for byte in secretToken.utf8 { sink.append(byte) }
+            }
             return
         }
-        let bytes = Array(part.utf8)
         var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) {
-                output += bytes[index...(index + 2)]
+        while index < part.count {
+            let byte = part[index]
+            if byte == UInt8(ascii: "%"), index + 2 < part.count, isHexDigit(part[index + 1]), isHexDigit(part[index + 2]) {
+                sink.append(byte)
+                sink.append(part[index + 1])
+                sink.append(part[index + 2])
                 index += 3
             } else if isDigit(byte) {
-                output.append(UInt8(ascii: "0"))
-                while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+                sink.append(UInt8(ascii: "0"))
+                while index < part.count, isDigit(part[index]) { index += 1 }
             } else {
-                output.append(byte)
+                sink.append(byte)
                 index += 1
             }
         }
@@ -90,3 +130,10 @@ public enum LinkForm {
 
     private static func upper(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 0x20 : byte }
 }
+
+/// Where `LinkForm` writes a form's bytes: an array (the form's text) or a hasher (its key).
+public protocol LinkFormSink {
+    mutating func append(_ byte: UInt8)
+}
+
+extension Array: LinkFormSink where Element == UInt8 {}

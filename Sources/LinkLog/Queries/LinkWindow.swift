@@ -23,27 +23,53 @@ public final class LinkWindow {
     public private(set) var through: Int64
     /// The hours below this are gone from the file.
     private var trimmedBelow: Int64
-    /// Forms known this process, by key (the file's `window_forms`).
-    private var formIDs: [String: Int64] = [:]
+    /// The forms this process has seen in the file's `window_forms`, by id.
+    private var knownForms: Set<Int64> = []
+    /// The secret the file's link and form ids are hashed under (`SipHasher`).
+    private let key: (UInt64, UInt64)
 
     /// Opens the window kept in `store` (creating its tables) for the log read through `log`.
     public init(store: any LogSQLConnection, log: any LogSQLConnection) throws {
         self.store = store
         self.log = log
-        try store.writeTransaction {
+        key = try store.writeTransaction {
+            try store.execute(Self.metaTable, [])
+            if try store.queryInteger("SELECT value FROM window_meta WHERE key = 'version'") != Self.version {
+                // Another layout (text keys before version 2): derived data, so start it again.
+                for table in ["window_links", "window_forms", "window_counts"] { try store.execute("DROP TABLE IF EXISTS \(table)", []) }
+                try store.execute("DELETE FROM window_meta", [])
+                var random = SystemRandomNumberGenerator()
+                let meta: [(String, Int64)] = [
+                    ("version", Self.version), ("key0", Int64(bitPattern: random.next())), ("key1", Int64(bitPattern: random.next())),
+                ]
+                for (name, value) in meta {
+                    try store.execute("INSERT INTO window_meta (key, value) VALUES (?1, ?2)", [.text(name), .integer(value)])
+                }
+            }
             for statement in Self.schema { try store.execute(statement, []) }
+            let key0 = try store.queryInteger("SELECT value FROM window_meta WHERE key = 'key0'") ?? 0
+            let key1 = try store.queryInteger("SELECT value FROM window_meta WHERE key = 'key1'") ?? 0
+            return (UInt64(bitPattern: key0), UInt64(bitPattern: key1))
         }
         through = try store.queryInteger("SELECT value FROM window_meta WHERE key = 'through'") ?? 0
         trimmedBelow = try store.queryInteger("SELECT value FROM window_meta WHERE key = 'trimmed_below'") ?? 0
     }
 
+    /// The file's layout: links and forms filed by 64-bit keyed hashes (`SipHasher`) since 2, which
+    /// made taking in a new link one short statement on an integer key instead of a lookup and an
+    /// upsert on its text.
+    static let version: Int64 = 2
+
+    static let metaTable = "CREATE TABLE IF NOT EXISTS window_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID"
+
     static let schema = [
-        "CREATE TABLE IF NOT EXISTS window_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID",
-        // A link: its key (`Link.key`), its form and the hour it was last used.
-        "CREATE TABLE IF NOT EXISTS window_links (link TEXT PRIMARY KEY, form INTEGER NOT NULL, hour INTEGER NOT NULL) WITHOUT ROWID",
+        // A link: its id (`Link.id`), its form's id, the hour it was last used and, after an update,
+        // the hour it was last used before (so one statement both files it and says whether it moved).
+        "CREATE TABLE IF NOT EXISTS window_links (link INTEGER PRIMARY KEY, form INTEGER NOT NULL, hour INTEGER NOT NULL, previous INTEGER)",
         "CREATE INDEX IF NOT EXISTS window_links_hour ON window_links (hour)",
+        // A form: its id (`Link.formID`), its fields and the first link of it met.
         """
-        CREATE TABLE IF NOT EXISTS window_forms (id INTEGER PRIMARY KEY, form TEXT NOT NULL UNIQUE, site TEXT, host TEXT NOT NULL, \
+        CREATE TABLE IF NOT EXISTS window_forms (id INTEGER PRIMARY KEY, site TEXT, host TEXT NOT NULL, \
         path TEXT NOT NULL, query TEXT, rule TEXT, old INTEGER NOT NULL, example TEXT NOT NULL)
         """,
         // Per form and hour: the links last used in that hour, and all the hits of the hour.
@@ -82,7 +108,7 @@ public final class LinkWindow {
             let link = Link(
                 site: row[2].text, host: row[3].text ?? "", path: row[4].text ?? "", query: row[5].text, rule: row[6].text,
                 old: mark.map { id <= $0 } ?? false)
-            batch.add(link, hour: (row[1].integer ?? 0) / Self.millisecondsPerHour)
+            batch.add(link, hour: (row[1].integer ?? 0) / Self.millisecondsPerHour, key: key)
         }
         try store.writeTransaction {
             try write(batch)
@@ -121,46 +147,57 @@ public final class LinkWindow {
         return forms.sorted { ($1.hits, $0.host, $0.path, $0.query ?? "") < ($0.hits, $1.host, $1.path, $1.query ?? "") }
     }
 
-    /// A batch's links with their last hour, and the counts to add per form and hour.
+    /// A batch's links with their form and last hour, and the hits to add per form and hour.
     private struct Batch {
-        var links: [String: (link: Link, hour: Int64)] = [:]
+        var links: [Int64: (link: Link, form: Int64, hour: Int64)] = [:]
         /// In the order first met, so the file's rows are written alike each time.
-        var order: [String] = []
-        var hits: [String: [Int64: Int64]] = [:]
+        var order: [Int64] = []
+        var hits: [CountKey: Int64] = [:]
 
-        mutating func add(_ link: Link, hour: Int64) {
-            let key = link.key
-            if let known = links[key] {
-                if hour > known.hour { links[key]!.hour = hour }
+        mutating func add(_ link: Link, hour: Int64, key: (UInt64, UInt64)) {
+            let id = link.id(key: key)
+            let form: Int64
+            if let known = links[id] {
+                form = known.form
+                if hour > known.hour { links[id]!.hour = hour }
             } else {
-                links[key] = (link, hour)
-                order.append(key)
+                form = link.formID(key: key)
+                links[id] = (link, form, hour)
+                order.append(id)
             }
-            hits[key, default: [:]][hour, default: 0] += 1
+            hits[CountKey(form: form, hour: hour), default: 0] += 1
         }
     }
 
     private func write(_ batch: Batch) throws {
         var counts: [CountKey: (links: Int64, hits: Int64)] = [:]
-        for key in batch.order {
-            guard let (link, hour) = batch.links[key] else { continue }
-            var known: (form: Int64, hour: Int64)?
-            try store.query("SELECT form, hour FROM window_links WHERE link = ?1", [.text(key)]) { row in
-                known = (row[0].integer ?? 0, row[1].integer ?? 0)
+        for (key, hits) in batch.hits { counts[key, default: (0, 0)].hits += hits }
+        for id in batch.order {
+            guard let (link, form, hour) = batch.links[id] else { continue }
+            if !knownForms.contains(form) { try file(form, of: link) }
+            // `previous` is NULL for a link met for the first time; the update's right-hand sides
+            // read the row as it was (SQLite's UPDATE), so `previous` gets the hour it moves from.
+            var previous: Int64?
+            var isNew = false
+            // RETURNING answers one row whether the link was inserted or updated.
+            try store.query(
+                """
+                INSERT INTO window_links (link, form, hour) VALUES (?1, ?2, ?3) \
+                ON CONFLICT (link) DO UPDATE SET hour = max(hour, excluded.hour), previous = hour RETURNING previous
+                """,
+                [.integer(id), .integer(form), .integer(hour)]
+            ) { row in
+                previous = row[0].integer
+                isNew = previous == nil
             }
-            let form = try known?.form ?? formID(for: link)
-            for (hitHour, hits) in batch.hits[key] ?? [:] {
-                counts[CountKey(form: form, hour: hitHour), default: (0, 0)].hits += hits
-            }
-            if let known {
+            if let previous {
                 // Used again in a later hour: the link now counts there.
-                guard hour > known.hour else { continue }
-                counts[CountKey(form: form, hour: known.hour), default: (0, 0)].links -= 1
+                guard hour > previous else { continue }
+                counts[CountKey(form: form, hour: previous), default: (0, 0)].links -= 1
+            } else if !isNew {
+                continue
             }
             counts[CountKey(form: form, hour: hour), default: (0, 0)].links += 1
-            try store.execute(
-                "INSERT INTO window_links (link, form, hour) VALUES (?1, ?2, ?3) ON CONFLICT (link) DO UPDATE SET hour = excluded.hour",
-                [.text(key), .integer(form), .integer(hour)])
         }
         for (key, count) in counts.sorted(by: { ($0.key.form, $0.key.hour) < ($1.key.form, $1.key.hour) }) {
             try store.execute(
@@ -177,26 +214,18 @@ public final class LinkWindow {
         let hour: Int64
     }
 
-    /// The id of `link`'s form, made on first sight with `link` as its example.
-    private func formID(for link: Link) throws -> Int64 {
-        let path = LinkForm.path(link.path)
-        let query = link.query.map(LinkForm.query)
-        let key = Link(site: link.site, host: link.host, path: path, query: query, rule: link.rule, old: link.old).key
-        if let id = formIDs[key] { return id }
-        let id: Int64
-        if let existing = try store.queryInteger("SELECT id FROM window_forms WHERE form = ?1", [.text(key)]) {
-            id = existing
-        } else {
-            try store.execute(
-                "INSERT INTO window_forms (form, site, host, path, query, rule, old, example) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                [
-                    .text(key), SQLValue(link.site), .text(link.host), .text(path), SQLValue(query), SQLValue(link.rule), .integer(link.old ? 1 : 0),
-                    .text(link.host + link.path + (link.query.map { "?" + $0 } ?? "")),
-                ])
-            id = try store.queryInteger("SELECT id FROM window_forms WHERE form = ?1", [.text(key)]) ?? 0
-        }
-        formIDs[key] = id
-        return id
+    /// Files the form `form` (met first in `link`, its example) unless the file has it.
+    private func file(_ form: Int64, of link: Link) throws {
+        try store.execute(
+            """
+            INSERT INTO window_forms (id, site, host, path, query, rule, old, example) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
+            ON CONFLICT (id) DO NOTHING
+            """,
+            [
+                .integer(form), SQLValue(link.site), .text(link.host), .text(LinkForm.path(link.path)), SQLValue(link.query.map(LinkForm.query)),
+                SQLValue(link.rule), .integer(link.old ? 1 : 0), .text(link.host + link.path + (link.query.map { "?" + $0 } ?? "")),
+            ])
+        knownForms.insert(form)
     }
 
     /// Drops the links and counts of hours older than a year, once a day.
@@ -216,9 +245,10 @@ public final class LinkWindow {
 
     private func reset() throws {
         try store.writeTransaction {
-            for table in ["window_meta", "window_links", "window_forms", "window_counts"] { try store.execute("DELETE FROM \(table)", []) }
+            for table in ["window_links", "window_forms", "window_counts"] { try store.execute("DELETE FROM \(table)", []) }
+            try store.execute("DELETE FROM window_meta WHERE key IN ('through', 'trimmed_below')", [])
         }
-        formIDs = [:]
+        knownForms = []
         through = 0
         trimmedBelow = 0
     }
@@ -232,11 +262,36 @@ public final class LinkWindow {
         let rule: String?
         let old: Bool
 
-        /// One text for the file's keys: fields joined by a unit separator, an absent one empty and a
-        /// present one prefixed, so no two links share a key.
-        var key: String {
-            func field(_ text: String?) -> String { text.map { "=" + $0 } ?? "" }
-            return [field(site), host, path, field(query), field(rule), old ? "1" : "0"].joined(separator: "\u{1F}")
+        /// The link's id in the file: its fields hashed under the file's `key`, each one marked
+        /// apart (`SipHasher.append(field:)`), so two links share an id only by a 64-bit collision.
+        func id(key: (UInt64, UInt64)) -> Int64 {
+            var hasher = SipHasher(key0: key.0, key1: key.1)
+            hasher.append(field: path)
+            hasher.append(field: query)
+            appendRest(to: &hasher)
+            return Int64(bitPattern: hasher.finalize())
+        }
+
+        /// The id of the link's form (`LinkForm`), made without the form's text.
+        func formID(key: (UInt64, UInt64)) -> Int64 {
+            var hasher = SipHasher(key0: key.0, key1: key.1)
+            LinkForm.append(formOf: path, isQuery: false, to: &hasher)
+            hasher.append(0xFF)
+            if let query {
+                LinkForm.append(formOf: query, isQuery: true, to: &hasher)
+                hasher.append(0xFF)
+            } else {
+                hasher.append(0xFE)
+            }
+            appendRest(to: &hasher)
+            return Int64(bitPattern: hasher.finalize())
+        }
+
+        private func appendRest(to hasher: inout SipHasher) {
+            hasher.append(field: site)
+            hasher.append(field: host)
+            hasher.append(field: rule)
+            hasher.append(old ? 1 : 0)
         }
     }
 }
