@@ -9,8 +9,7 @@ import PercentCoding
 public struct HTTPRequest: Sendable {
     /// The request's parts, kept in one object: a request is handed from the server to the
     /// responder, the exchange and the observers, and each copy of ten separately counted strings
-    /// and arrays cost ten retains and ten releases (about 2,000 instructions a request in all,
-    /// `bench/instructions`); one reference costs one. Nothing changes a request once it is made.
+    /// and arrays cost ten retains and ten releases; one reference costs one. Nothing changes a request once it is made.
     private final class Parts: Sendable {
         let method: String
         let target: String
@@ -127,8 +126,8 @@ public struct HTTPRequest: Sendable {
     /// Lowercases a Host value and strips a `:port` and a trailing dot. `[::1]:8080` gives `::1`.
     public static func normalizedHostName(_ host: String) -> String? {
         // Fast path, the usual case: already a bare lower-case name (no port, no trailing dot).
-        // Over the contiguous bytes: walking `utf8` of a small string cost 1,100 instructions for
-        // `rowhni.com`, on every request.
+        // Over the contiguous bytes: walking `utf8` of a small string goes through its index
+        // type for every byte, on every request.
         let bare = host.utf8.withContiguousStorageIfAvailable { bytes in
             guard let last = bytes.last, last != UInt8(ascii: ".") else { return false }
             for byte in bytes where !isBareNameByte(byte) { return false }
@@ -156,8 +155,8 @@ public struct HTTPRequest: Sendable {
     }
 
     /// Whether `text` holds the byte `byte`: `memchr` over its contiguous UTF-8 storage (what a
-    /// native string has). A generic walk of the UTF-8 view cost thirty times more, and a loop over
-    /// the buffer still six instructions a byte (per request, twice).
+    /// native string has). A generic walk of the UTF-8 view costs many times more, and so does a
+    /// loop over the buffer testing a byte at a time (per request, twice).
     private static func contains(_ byte: UInt8, in text: String) -> Bool {
         text.utf8.withContiguousStorageIfAvailable { bytes in
             guard let base = bytes.baseAddress else { return false }

@@ -59,7 +59,7 @@ public final class HTTPServer: Sendable {
     ///
     /// Inlinable so the two closures are compiled for the caller's responder: made here, in the
     /// generic body, every request paid for the annotation's metadata lookups and value-witness
-    /// copies (about 3,000 instructions, measured with `bench/instructions`).
+    /// copies (seen in `bench/instructions`).
     @inlinable
     public convenience init<Responder: HTTPResponder>(
         configuration: HTTPServerConfiguration,

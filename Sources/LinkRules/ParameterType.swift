@@ -54,7 +54,7 @@ public enum ParameterType: String, Sendable, CaseIterable {
     }
 
     /// Whether every UTF-8 byte of `value` satisfies `test`, read in place: every new link's values
-    /// are checked, and walking `String.UTF8View` cost about 300 instructions a value.
+    /// are checked, and walking `String.UTF8View` goes through its index type for every byte.
     private static func allBytes(of value: String, satisfy test: (UInt8) -> Bool) -> Bool {
         value.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(test) } ?? value.utf8.allSatisfy(test)
     }

@@ -178,8 +178,8 @@ private struct Reader {
         position += 1
         // Text without escapes (nearly every string) becomes a string straight from the document's
         // bytes; a string with escapes is assembled as UTF-8 bytes, its escapes encoded in place.
-        // (Appending to a `String.UnicodeScalarView` cost an app open's report over 6,000
-        // instructions a string.)
+        // (Appending to a `String.UnicodeScalarView` cost an app open's report more than the
+        // rest of its parsing.)
         // Every escape adds at least one byte, so an empty `assembled` means none was met.
         var assembled: [UInt8] = []
         var runStart = position

@@ -24,8 +24,8 @@ public enum PercentCoding {
     /// `URLComponents` read it.
     public static func decode(_ text: Substring, plusAsSpace: Bool = false) -> PercentDecodedText {
         let utf8 = text.utf8
-        // Looked for in the contiguous bytes (a walk of `Substring.UTF8View` cost about 300
-        // instructions for each value of a new link).
+        // Looked for in the contiguous bytes (a walk of `Substring.UTF8View` goes through its
+        // index type, for each value of a new link).
         func needsDecoding(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "%") || (byte == UInt8(ascii: "+") && plusAsSpace) }
         let needsWork = utf8.withContiguousStorageIfAvailable { $0.contains(where: needsDecoding) } ?? utf8.contains(where: needsDecoding)
         // A Swift string is valid UTF-8 already, so without escapes or pluses there is nothing to do.

@@ -1,9 +1,8 @@
 /// Text put together from pieces as UTF-8 bytes, values percent-encoded as they are placed: the
-/// links, app URLs and titles a page of a new link is made of. Appending to a `String` cost about
-/// 400 instructions a piece (its storage, ASCII and capacity checks each time), thirty pieces a
-/// page; appending to an array of bytes about a quarter of that, and the pieces are now copied into
-/// a buffer of the builder's own (`TextStorage`), which made a new link's page 1,700 instructions
-/// cheaper than the array did. The text is made once.
+/// links, app URLs and titles a page of a new link is made of. Appending to a `String` checks its storage,
+/// ASCII-ness and capacity for each piece, thirty pieces a page; appending to an array of bytes
+/// costs a quarter of that, and the pieces are now copied into a buffer of the builder's own
+/// (`TextStorage`), cheaper again than the array. The text is made once.
 ///
 /// Sendable unchecked (`ManagedBuffer` never is): the builder changes its buffer only while it
 /// holds the only reference (`isKnownUniquelyReferenced`) and copies it first otherwise, so a
@@ -25,7 +24,7 @@ public struct TextBuilder: @unchecked Sendable {
 
     /// The text built so far, leaving the builder empty with its room kept: a page's several texts
     /// are made one after another in one builder, not each in a buffer of its own (allocated and
-    /// freed, about 300 instructions a text).
+    /// freed for every text).
     public mutating func takeText() -> String {
         defer { removeAll() }
         return text
@@ -101,7 +100,7 @@ private final class TextStorage: ManagedBuffer<(count: Int, capacity: Int), UInt
     }
 
     // The header is read and written through its pointer: the `header` property is checked for
-    // exclusive access at run time, which cost about 190 instructions an append.
+    // exclusive access at run time, on every append.
 
     /// The bytes in use.
     var count: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }

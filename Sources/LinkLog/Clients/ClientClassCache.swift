@@ -43,8 +43,8 @@ public final class ClientClassCache: Sendable {
         return decided
     }
 
-    /// A quick hash of every byte, eight at a time. Not keyed, unlike `Hasher` (whose SipHash cost
-    /// about 600 instructions for a phone's agent, on every request): agents made to collide only
+    /// A quick hash of every byte, eight at a time. Not keyed, unlike `Hasher` (whose SipHash over a
+    /// phone's long agent showed in every request's count): agents made to collide only
     /// take each other's slot, so the worst a client can do is have its agents classified again.
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         let raw = UnsafeRawBufferPointer(bytes)

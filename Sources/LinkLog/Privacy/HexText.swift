@@ -6,7 +6,7 @@ package enum HexText {
 
     /// `prefix` followed by `bytes` in hex, written in one piece: a logged invitation's secret is
     /// hashed into such a text (`hmac:` and 16 digits), and appending `Character`s one by one cost
-    /// it about 4,600 instructions.
+    /// more than hashing it.
     package static func lowercase(_ bytes: [UInt8], prefix: StaticString) -> String {
         String(unsafeUninitializedCapacity: prefix.utf8CodeUnitCount + 2 * bytes.count) { output in
             var written = 0

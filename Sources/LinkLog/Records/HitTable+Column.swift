@@ -63,8 +63,8 @@ extension HitTable {
         }
 
         /// Where the stored property `path` lies in a record. Found once per column, so that reading
-        /// and writing a field per row costs a load or a store: a key path applied per value costs
-        /// over a thousand instructions (it copies the whole record), on the writer's path.
+        /// and writing a field per row costs a load or a store: a key path applied per value copies
+        /// the whole record, on the writer's path.
         private static func offset<Value>(of path: WritableKeyPath<LogRecord, Value>, _ name: String) -> Int {
             guard let offset = MemoryLayout<LogRecord>.offset(of: path) else {
                 preconditionFailure("hit column \(name): its key path must name a stored property of LogRecord")

@@ -129,8 +129,8 @@ struct IngestEndpoints: Sendable {
 
     /// Whether the media type of a `Content-Type` value — before any `;` parameters, without the
     /// spaces and tabs around it (RFC 9110's optional whitespace) — is `expected` (lower-case
-    /// ASCII), in any case. Over the bytes: Foundation's trimming and `lowercased()` cost an app
-    /// open about 20,000 instructions.
+    /// ASCII), in any case. Over the bytes: Foundation's trimming and `lowercased()` cost more
+    /// than the rest of an app open's parsing.
     private static func mediaType(of value: String, is expected: String) -> Bool {
         var value = value
         var expected = expected

@@ -146,7 +146,7 @@ struct PageSkeleton: Sendable {
 
     /// Appends to `offsets` where `marker` starts in `body[start..<end]` (one value as placed). The
     /// candidates are found with `memchr` (many bytes a step), then compared: a loop testing each
-    /// byte cost a new link's page about 3,000 instructions.
+    /// byte cost a new link's page more.
     private static func find(_ marker: [UInt8], in body: [UInt8], from start: Int, to end: Int, into offsets: inout [Int]) {
         guard let first = marker.first, end - start >= marker.count else { return }
         body.withUnsafeBufferPointer { bytes in
@@ -189,7 +189,7 @@ struct PageSlots: OptionSet, Hashable, Sendable {
 
 /// A page's varying values by slot; `nil` where the page has none. One stored property a slot, not
 /// an array: an array of optional strings is destroyed element by element through the runtime's
-/// value witnesses (about 120 instructions each), and a page made several a request.
+/// value witnesses, and a page made several a request.
 struct PageValues: Sendable {
     private var heading, documentTitle, summary, canonicalURL, openURL, banner: String?
     private var copyCode, copyValue, webURL, qrSVG, qrLink, storeURL: String?
@@ -259,8 +259,8 @@ enum HTMLEscaping {
     /// The size of `bytes` escaped, and how many bytes lead up to the first that needs escaping (all
     /// of them when none does): `write` copies those whole instead of scanning them a second time.
     /// Most values have nothing to escape and a URL's first `&` comes late, so writing a page's
-    /// values became mostly copying. Scanned eight bytes at a time (`cleanEnd`), which cost a new
-    /// link's page thousands of instructions fewer than a test of every byte.
+    /// values became mostly copying. Scanned eight bytes at a time (`cleanEnd`), which costs a new
+    /// link's page far less than a test of every byte.
     static func measure(_ bytes: UnsafeBufferPointer<UInt8>) -> (count: Int, cleanPrefix: Int) {
         guard let base = bytes.baseAddress else { return (0, 0) }
         var count = bytes.count

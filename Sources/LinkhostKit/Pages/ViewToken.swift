@@ -48,7 +48,7 @@ enum ViewToken {
     /// Appends `url` with `lh_view=token` added to its query (see `adding`): a page makes this
     /// string for every view, twice, in the builder its other texts are made in. Over the bytes
     /// (`?`, `&` and `#` are ASCII), searched with `memchr`: walking `String.UTF8View` by its
-    /// indices cost several times as much, and a loop testing each byte about 500 instructions a URL.
+    /// indices cost several times as much, and a loop testing each byte more than the search.
     static func add(_ token: String, to url: String, in text: inout TextBuilder) {
         url.withContiguousUTF8 { bytes in
             // An empty URL gets the item alone, as it would without `memchr`.
@@ -101,7 +101,7 @@ enum ViewToken {
     static func isParameterName(_ name: String) -> Bool {
         if name == parameterName { return true }
         // Only a name with an escape can decode to it. Looked for in the name's bytes in place: a
-        // walk of `String.UTF8View` cost about 300 instructions for each item of a new link.
+        // walk of `String.UTF8View` goes through its index type, for each item of a new link.
         let percent = UInt8(ascii: "%")
         guard name.utf8.count <= 3 * parameterName.utf8.count,
             name.utf8.withContiguousStorageIfAvailable({ $0.contains(percent) }) ?? name.utf8.contains(percent)

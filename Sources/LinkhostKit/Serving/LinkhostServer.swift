@@ -95,7 +95,7 @@ public final class LinkhostServer: Sendable {
         // Metrics and the log observe the same finished exchange and read the same facts; the
         // client class is classified here once when a page did not already, and only when wanted.
         // It is passed beside the facts, not written into them: the exchange still shares them, so
-        // writing would copy them all (about 900 instructions a request).
+        // writing would copy them all, every request.
         let observer: @Sendable (HTTPExchange, ServedRequest?) -> Void = { exchange, answered in
             let served = answered ?? ServedRequest.answeredByServer(exchange)
             let clientClass =

@@ -16,8 +16,8 @@ struct ServedRequest: Sendable {
     /// The facts, in one object shared by copies until one of them changes a fact (copy on write);
     /// `served.kind` reads and writes `Facts.kind` through the dynamic member subscripts below.
     /// The facts travel from the responder through the server to both observers, and each copy of
-    /// a dozen separately counted references cost about 1,500 instructions a request in retains and
-    /// releases (`bench/instructions`); one reference costs one. Unchecked `Sendable`: an instance
+    /// a dozen separately counted references cost a dozen retains and releases; one reference
+    /// costs one. Unchecked `Sendable`: an instance
     /// is only ever changed while one value holds it. For the same reason its properties skip the
     /// run-time exclusivity checks: a value's own accesses are checked at compile time, and no two
     /// values ever reach one instance while it changes.
@@ -141,8 +141,8 @@ enum PublicEndpoint: Sendable, Equatable {
 
     init(path: String) {
         // Bytes, compared lengths first: nearly every path is a page, told apart by its length
-        // alone, and `==` on strings (which allows for canonical equivalence) cost about 180
-        // instructions a request.
+        // alone, and `==` on strings (which allows for canonical equivalence) costs more, on
+        // every request.
         var path = path
         self = path.withUTF8 { bytes in
             for index in Self.fixedPaths.indices where Self.fixedPaths[index].path.count == bytes.count {

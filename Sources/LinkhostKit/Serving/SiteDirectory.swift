@@ -36,7 +36,7 @@ public struct SiteDirectory<Site: Sendable>: Sendable {
     public func site(forHost host: String?) -> Site? {
         guard let host else { return fallback }
         if let fewExact {
-            // Lengths first: telling two different names apart with `==` alone took ~100 instructions.
+            // Lengths first: `==` alone compares two different names by their characters.
             let length = host.utf8.count
             for entry in fewExact where entry.host.utf8.count == length && entry.host == host { return entry.site }
         } else if let site = exact[host] {
