@@ -65,3 +65,35 @@ public struct ACMEAccountKey: Sendable {
         return Array(body.utf8)
     }
 }
+
+/// An EC P-256 public key as a JSON Web Key (RFC 7517), the only key type the account uses.
+public struct ACMEJWK: Sendable, Equatable {
+    /// The x coordinate, base64url.
+    public let x: String
+    /// The y coordinate, base64url.
+    public let y: String
+
+    /// `{"crv":"P-256","kty":"EC","x":…,"y":…}`: the required members only, in lexicographic order,
+    /// no whitespace (RFC 7638 §3.2). Base64url needs no JSON escaping.
+    public var canonicalJSON: String {
+        #"{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"}"#
+    }
+}
+
+/// Base64 with the URL-safe alphabet and no padding (RFC 7515 §2), as every JWS part and JWK
+/// coordinate is written.
+enum Base64URL {
+    static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The bytes of `text`, `nil` when it is not base64url.
+    static func decode(_ text: String) -> [UInt8]? {
+        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
+        return Data(base64Encoded: standard).map { [UInt8]($0) }
+    }
+}

@@ -231,3 +231,44 @@ private struct NewOrderPayload: Encodable {
 private struct FinalizePayload: Encodable {
     var csr: String
 }
+
+/// An account resource (RFC 8555 §7.1.2).
+public struct ACMEAccount: Codable, Sendable, Equatable {
+    public enum Status: String, Codable, Sendable {
+        case valid, deactivated, revoked
+    }
+
+    public var status: Status
+    public var contact: [String]?
+    public var orders: String?
+}
+
+/// A resource as the server returned it, with what the response said around it.
+public struct ACMEResource<Value: Sendable>: Sendable {
+    public var value: Value
+    /// The resource's URL: the `Location` of a created resource, else the URL requested.
+    public var url: String
+    /// The server's `Retry-After`, as a time: when to poll again.
+    public var retryAfter: Date?
+
+    public init(value: Value, url: String, retryAfter: Date? = nil) {
+        self.value = value
+        self.url = url
+        self.retryAfter = retryAfter
+    }
+}
+
+/// `Retry-After` (RFC 9110 §10.2.3): a number of seconds or an HTTP date.
+enum RetryAfter {
+    static func date(from value: String?, now: Date) -> Date? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Int(value), seconds >= 0 { return now.addingTimeInterval(Double(seconds)) }
+        // IMF-fixdate, the form RFC 9110 requires senders to use. A formatter per call: this is
+        // rare, and a shared DateFormatter is not documented as safe across threads on Linux.
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.date(from: value)
+    }
+}

@@ -50,3 +50,18 @@ public struct SQLiteLogDatabase: LogDatabase {
         return connection
     }
 }
+
+extension LogWriter {
+    /// A writer for the SQLite file at `databasePath` (see `LogWriterConfiguration(databasePath:)`).
+    public convenience init(databasePath: String) throws {
+        try self.init(configuration: LogWriterConfiguration(databasePath: databasePath))
+    }
+}
+
+extension LogReader {
+    /// Opens the SQLite log at `databasePath` for reading (`SQLiteLogDatabase.openConnection`);
+    /// `usesRollups: false` counts the hits themselves (`LogReader.usesRollups`).
+    public convenience init(databasePath: String, busyTimeout: Duration = .seconds(5), usesRollups: Bool = true) throws {
+        try self.init(database: SQLiteLogDatabase(path: databasePath, busyTimeout: busyTimeout), usesRollups: usesRollups)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs blocking client loops on real threads, all at once. (Swift concurrency's pool has one
 /// thread per core, so blocking socket clients in tasks would run a few at a time.)
@@ -17,4 +18,15 @@ public enum ParallelThreads {
         }
         group.wait()
     }
+}
+
+/// A flag one thread sets and others poll: how a test ends a load it runs on threads of its own.
+public final class StopFlag: Sendable {
+    private let stopped = Atomic<Bool>(false)
+
+    public init() {}
+
+    public var isSet: Bool { stopped.load(ordering: .acquiring) }
+
+    public func set() { stopped.store(true, ordering: .releasing) }
 }

@@ -8,3 +8,11 @@ package enum WallClock {
         return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 }
+
+extension Duration {
+    /// The duration in whole milliseconds, rounded towards zero.
+    package var wholeMilliseconds: Int64 {
+        let parts = components
+        return parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
+    }
+}
