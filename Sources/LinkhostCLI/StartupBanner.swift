@@ -26,7 +26,7 @@ struct StartupBanner {
         }
         if let tls = configuration.server.tls {
             if let acme = tls.acme {
-                let state = server.tlsPort == 0 ? "starts once the first is issued" : "serving the stored one"
+                let state = server.servesCertificate ? "serving the stored ones" : "handshakes succeed once the first is issued"
                 lines.append(
                     "HTTPS on port \(tls.port) with certificates from \(acme.directory) (\(state); `linkhost certificates` shows them); plain HTTP: \(tls.plainHTTP.rawValue)"
                 )

@@ -1,0 +1,121 @@
+import DevCertificates
+import Foundation
+import LinkhostKit
+import OrderedJSON
+import TestSupport
+import Testing
+
+/// The certificate HTTPS serves per host, chosen by SNI: files (one pair for every host, read again
+/// at a reload) and issued certificates (each site's for its hosts), swapped with no listener
+/// restart. Checked with `openssl s_client`, which shows the certificate each name got.
+@Suite("HTTPS: the certificate for each host, swapped live", .ownThread, .serialized)
+struct CertificatePerHostTests {
+    static let hosts = ["rowhni.com", "forums.somethingawful.com", "archives.somethingawful.com"]
+    let folder: TemporaryDirectory
+    let authority: DevCertificateAuthority
+
+    init() throws {
+        folder = try TemporaryDirectory("certificate-per-host")
+        authority = try DevCertificateAuthority.loadOrCreate(in: folder.path).0
+    }
+
+    private var caFile: String { folder.path + "/" + DevCertificateAuthority.certificateFileName }
+
+    /// Writes a certificate for `hosts` and its key as `<name>.pem` and `<name>-key.pem`.
+    @discardableResult
+    private func writeCertificate(_ hosts: [String], name: String) throws -> DevHostCertificate {
+        let issued = try authority.issue(hosts: hosts)
+        // Written beside and renamed, as certbot or a secrets manager replaces a file.
+        for (file, text) in [(name + ".pem", issued.certificateChainPEM), (name + "-key.pem", issued.privateKeyPEM)] {
+            let temporary = try folder.write(file + ".new", text)
+            guard rename(temporary, folder.path + "/" + file) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        }
+        return issued
+    }
+
+    /// The base64 of the server certificate a handshake with `serverName` got (none sent when
+    /// `nil`) and verified against the test CA, `nil` when the handshake failed.
+    static func servedCertificate(port: Int, serverName: String?, caFile: String) throws -> String? {
+        let name = serverName.map { ["-servername", $0] } ?? ["-noservername"]
+        let run = try ChildProcess.run("openssl", ["s_client", "-connect", "127.0.0.1:\(port)", "-CAfile", caFile] + name, timeoutSeconds: 20)
+        guard run.output.contains("Verify return code: 0 (ok)") else { return nil }
+        return leafBase64(run.output)
+    }
+
+    /// The first certificate of a PEM text, as base64 without line breaks.
+    static func leafBase64(_ pem: String) -> String? {
+        guard let begin = pem.range(of: "-----BEGIN CERTIFICATE-----"),
+            let end = pem.range(of: "-----END CERTIFICATE-----", range: begin.upperBound..<pem.endIndex)
+        else { return nil }
+        return pem[begin.upperBound..<end.lowerBound].filter { !$0.isWhitespace }
+    }
+
+    private func fileConfiguration() throws -> LinkhostConfiguration {
+        let tls: JSONValue = .object([
+            JSONMember("certificate", .string(folder.path + "/files.pem")), JSONMember("key", .string(folder.path + "/files-key.pem")),
+            JSONMember("port", 0), JSONMember("http", "serve"),
+        ])
+        return try shippedConfiguration(settings: ["server.tls": tls])
+    }
+
+    @Test func filesServeEveryHostAndIssuedCertificatesServeTheirOwnHosts() throws {
+        let files = try writeCertificate(Self.hosts, name: "files")
+        let server = try startedServer(try fileConfiguration())
+        defer { server.stop() }
+        let port = server.tlsPort
+        for host in Self.hosts + [nil] {
+            #expect(try Self.servedCertificate(port: port, serverName: host, caFile: caFile) == Self.leafBase64(files.certificateChainPEM))
+        }
+        // Each host its own certificate, as issued ones arrive; the listener stays as it is.
+        var issued: [String: DevHostCertificate] = [:]
+        for host in Self.hosts {
+            let certificate = try authority.issue(hosts: [host])
+            issued[host] = certificate
+            try server.serveCertificate(chainPEM: certificate.certificateChainPEM, keyPEM: certificate.privateKeyPEM, hosts: [host])
+        }
+        #expect(server.tlsPort == port)
+        for host in Self.hosts {
+            #expect(
+                try Self.servedCertificate(port: port, serverName: host, caFile: caFile) == Self.leafBase64(issued[host]?.certificateChainPEM ?? ""),
+                "\(host)")
+        }
+        // rowhni.com is the first site's whole host list: its certificate is the default too.
+        #expect(try Self.servedCertificate(port: port, serverName: nil, caFile: caFile) == Self.leafBase64(issued["rowhni.com"]?.certificateChainPEM ?? ""))
+        // A renewal of it replaces both, on the same listener.
+        let first = try authority.issue(hosts: ["rowhni.com"])
+        try server.serveCertificate(chainPEM: first.certificateChainPEM, keyPEM: first.privateKeyPEM, hosts: ["rowhni.com"])
+        #expect(try Self.servedCertificate(port: port, serverName: nil, caFile: caFile) == Self.leafBase64(first.certificateChainPEM))
+        #expect(try Self.servedCertificate(port: port, serverName: "rowhni.com", caFile: caFile) == Self.leafBase64(first.certificateChainPEM))
+        #expect(server.tlsPort == port)
+        // An unusable pair is refused and the old one serves on.
+        let other = try authority.issue(hosts: ["other.example"])
+        #expect(throws: (any Error).self) {
+            try server.serveCertificate(chainPEM: first.certificateChainPEM, keyPEM: other.privateKeyPEM, hosts: ["rowhni.com"])
+        }
+        #expect(try Self.servedCertificate(port: port, serverName: "rowhni.com", caFile: caFile) == Self.leafBase64(first.certificateChainPEM))
+    }
+
+    @Test func aReloadServesRenewedFilesAndKeepsTheOldPairForABadOne() throws {
+        let original = try writeCertificate(Self.hosts, name: "files")
+        let configuration = try fileConfiguration()
+        let server = try startedServer(configuration)
+        defer { server.stop() }
+        let port = server.tlsPort
+        #expect(try Self.servedCertificate(port: port, serverName: "rowhni.com", caFile: caFile) == Self.leafBase64(original.certificateChainPEM))
+        let renewed = try writeCertificate(Self.hosts, name: "files")
+        let outcome = server.reload(try fileConfiguration())
+        #expect(outcome.succeeded, "\(String(describing: outcome.failure))")
+        #expect(outcome.needsRestart.isEmpty, "\(outcome.needsRestart)")
+        #expect(server.tlsPort == port)
+        for host in Self.hosts {
+            #expect(try Self.servedCertificate(port: port, serverName: host, caFile: caFile) == Self.leafBase64(renewed.certificateChainPEM))
+        }
+        // A key that is not the certificate's: refused, with the reason; the renewed pair serves on.
+        let stray = try authority.issue(hosts: ["other.example"])
+        _ = try folder.write("files-key.pem", stray.privateKeyPEM)
+        let refused = server.reload(try fileConfiguration())
+        #expect(refused.failure?.problems.first?.path.description == "server.tls.certificate")
+        #expect("\(String(describing: refused.failure))".contains("does not belong to the certificate"), "\(String(describing: refused.failure))")
+        #expect(try Self.servedCertificate(port: port, serverName: "rowhni.com", caFile: caFile) == Self.leafBase64(renewed.certificateChainPEM))
+    }
+}
