@@ -118,4 +118,54 @@ struct CertificatePerHostTests {
         #expect("\(String(describing: refused.failure))".contains("does not belong to the certificate"), "\(String(describing: refused.failure))")
         #expect(try Self.servedCertificate(port: port, serverName: "rowhni.com", caFile: caFile) == Self.leafBase64(renewed.certificateChainPEM))
     }
+
+    /// Through the real binary: certificate files replaced as certbot does, then SIGHUP, serve the
+    /// new pair on the same listener; a bad pair and `linkhost reload` keep the old one, and the
+    /// reload's report (the admin `/healthz`, the log) says why.
+    @Test func filesReplacedAndSIGHUPServeTheNewCertificateThroughTheBinary() throws {
+        let original = try writeCertificate(Self.hosts, name: "files")
+        let tlsPort = try FreePort.find()
+        let config = try ServeReloadTests.Served.config(in: folder) { config in
+            config.set(
+                "server.tls",
+                to: .object([
+                    JSONMember("certificate", "files.pem"), JSONMember("key", "files-key.pem"), JSONMember("port", .number(JSONNumber(tlsPort))),
+                    JSONMember("http", "serve"),
+                ]))
+        }
+        let server = try ServeReloadTests.Served(folder: folder, config: config)
+        defer {
+            server.child.send(signal: SIGTERM)
+            _ = server.child.waitForExit(timeoutSeconds: 60)
+        }
+        let served = { (host: String?) in try? Self.servedCertificate(port: tlsPort, serverName: host, caFile: self.caFile) }
+        #expect(served("forums.somethingawful.com") == Self.leafBase64(original.certificateChainPEM), "\(server.child.standardError)")
+
+        let renewed = try writeCertificate(Self.hosts, name: "files")
+        server.child.send(signal: SIGHUP)
+        #expect(waitUntil(timeoutSeconds: 20) { served("rowhni.com") == Self.leafBase64(renewed.certificateChainPEM) }, "\(server.child.standardError)")
+        for host in Self.hosts + [nil] {
+            #expect(served(host) == Self.leafBase64(renewed.certificateChainPEM))
+        }
+        let applied = try server.health()["reload"]
+        #expect(applied?["applied"] == 1)
+        #expect(applied?["last"]?["needsRestart"] == .array([]), "\(String(describing: applied))")
+
+        // A certificate file that is no certificate, and `linkhost reload`: refused, the renewed pair serves on.
+        _ = try folder.write("files.pem", "-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n")
+        let reload = try ChildProcess.run(ProjectPaths.linkhostBinary, ["reload", "--config", config.file])
+        #expect(reload.status == 0, "\(reload.error)")
+        var report: JSONValue?
+        #expect(
+            waitUntil(timeoutSeconds: 20) {
+                report = try? server.health()["reload"]
+                return report?["refused"] == 1
+            }, "\(server.child.standardError)")
+        let problem = report?["last"]?["problems"]?.arrayElements?.first
+        #expect(problem?["path"] == "server.tls.certificate")
+        #expect(problem?["problem"]?.stringValue?.contains("the certificate chain cannot be read") == true, "\(String(describing: problem))")
+        #expect(server.child.standardError.contains("still serving the previous certificate"))
+        #expect(served("rowhni.com") == Self.leafBase64(renewed.certificateChainPEM))
+        #expect(server.child.isRunning)
+    }
 }

@@ -68,44 +68,6 @@ struct SNIListenerTests {
         #expect(try Self.servedName(port: server.port, serverName: "rowhni.com", caFile: certificates.caFile) == "rowhni.com")
     }
 
-    /// Short TLS handshakes on three threads (Python's ssl, one process) until a stop file appears;
-    /// it prints `seen MARKER` the first time a served certificate holds a marker name, `count N`
-    /// after every 20 handshakes, and at the end `handshakes N failed N errors [...]`.
-    static let handshakeLoad = #"""
-        import os, socket, ssl, sys, threading
-        port, stop, markers = int(sys.argv[1]), sys.argv[2], [m.encode() for m in sys.argv[3:]]
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-        context.check_hostname = False
-        context.verify_mode = ssl.CERT_NONE
-        lock = threading.Lock()
-        counts, seen, errors = {"ok": 0, "failed": 0}, set(), []
-        def run():
-            while not os.path.exists(stop):
-                try:
-                    with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
-                        with context.wrap_socket(raw, server_hostname="rowhni.com") as tls:
-                            der = tls.getpeercert(binary_form=True)
-                    with lock:
-                        counts["ok"] += 1
-                        if counts["ok"] % 20 == 0:
-                            print("count", counts["ok"], flush=True)
-                        for marker in markers:
-                            if marker in der and marker not in seen:
-                                seen.add(marker)
-                                print("seen", marker.decode(), flush=True)
-                except Exception as error:
-                    with lock:
-                        counts["failed"] += 1
-                        if len(errors) < 5:
-                            errors.append(repr(error))
-        threads = [threading.Thread(target=run) for _ in range(3)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        print("handshakes", counts["ok"], "failed", counts["failed"], "errors", errors, flush=True)
-        """#
-
     @Test func aSwapUnderALoadOfNewHandshakesFailsNone() throws {
         let generations = 10
         // Each generation's certificate names rowhni.com and a marker name, so the client can tell them apart.
@@ -114,29 +76,21 @@ struct SNIListenerTests {
         store.install(issued[0], for: ["rowhni.com"], isDefault: true)
         let server = try startedServer(store)
         defer { server.stop() }
-        let stop = certificates.folder.path + "/stop-handshakes"
-        let load = try ChildProcess(
-            "python3", ["-c", Self.handshakeLoad, "\(server.port)", stop] + (0..<generations).map { "generation\($0).linkhost.test" })
-        defer {
-            if load.isRunning { load.send(signal: SIGKILL) }
-        }
-        #expect(load.waitForOutput(containing: "seen generation0.linkhost.test"), "\(load.standardError)")
+        let load = try HandshakeLoad(
+            port: server.port, serverName: "rowhni.com", markers: (0..<generations).map { "generation\($0).linkhost.test" }, in: certificates.folder)
+        #expect(load.waitForMarker("generation0.linkhost.test"), "\(load.output)")
         let began = ContinuousClock.now
         // Each swap, then at least 40 more handshakes before the next: new handshakes run across
         // every swap, and each generation is seen served.
         for generation in 1..<generations {
             store.install(issued[generation], for: ["rowhni.com"], isDefault: true)
-            #expect(load.waitForOutput(containing: "seen generation\(generation).linkhost.test"), "\(load.standardOutput)\(load.standardError)")
-            #expect(load.waitForOutput(containing: "\ncount \(40 * generation)\n"), "\(load.standardError)")
+            #expect(load.waitForMarker("generation\(generation).linkhost.test"), "\(load.output)")
+            #expect(load.waitForHandshakes(40 * generation), "\(load.output)")
         }
         let elapsed = ContinuousClock.now - began
-        _ = FileManager.default.createFile(atPath: stop, contents: Data())
-        #expect(load.waitForExit(timeoutSeconds: 30) == 0, "\(load.standardError)")
-        let summary = load.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
-        print("\(generations - 1) swaps in \(elapsed) under load: \(summary)")
-        let words = summary.split(separator: " ")
-        #expect(words.count >= 4 && words[0] == "handshakes" && words[2] == "failed")
-        #expect(words.count >= 4 && words[3] == "0", "\(summary)")
-        #expect(words.count >= 2 && (Int(words[1]) ?? 0) >= 40 * (generations - 1))
+        let summary = load.stop()
+        print("\(generations - 1) swaps in \(elapsed) under load: \(summary.map(String.init(describing:)) ?? load.output)")
+        #expect(summary?.failed == 0, "\(load.output)")
+        #expect((summary?.handshakes ?? 0) >= 40 * (generations - 1))
     }
 }
