@@ -14,7 +14,8 @@ import TLSCertificates
 /// `reload` replaces whole while requests go on.
 public final class LinkhostServer: Sendable {
     /// The configuration being served: the one the server started with, then each one a reload
-    /// applied (with the listener, TLS, log and pid-file settings of the start, which need a restart).
+    /// applied (with the listener, TLS, log and pid-file settings of the start, which need a restart;
+    /// the certificate and key files are the ones the reload read).
     public var configuration: LinkhostConfiguration { slot.set.configuration }
     /// The configuration the listeners and the log were set up with.
     private let startConfiguration: LinkhostConfiguration
@@ -239,6 +240,8 @@ public final class LinkhostServer: Sendable {
     ///
     /// Settings that only a restart can apply (listeners, TLS, the log, the pid file; see
     /// `RestartSettings`) keep their running values and are named in the outcome and the log.
+    /// Certificate and key files are read again: a changed pair serves from the next handshake on,
+    /// and one that cannot be used refuses the reload (the old pair serves on).
     @discardableResult
     public func reload(_ configuration: LinkhostConfiguration, ingestKeys: IngestKeys = .none, source: String = "<given configuration>") -> ReloadOutcome {
         reload(source: source) { () throws(ReloadFailure) in (configuration, ingestKeys) }
