@@ -15,6 +15,8 @@ public final class ServedCertificate: @unchecked Sendable {
     let key: gnutls_privkey_t
     /// The chain as given, for callers that show or compare what is served.
     public let chainPEM: String
+    /// When the server certificate expires (its notAfter, Unix time), `nil` when GnuTLS cannot say.
+    public let expiresAt: Int64?
 
     /// The most certificates a chain may hold (a server certificate and its intermediates).
     static let chainCapacity: UInt32 = 16
@@ -53,6 +55,7 @@ public final class ServedCertificate: @unchecked Sendable {
         self.chain = chain
         chainLength = length
         self.key = key
+        expiresAt = Self.expiry(of: &chain[0].cert)
     }
 
     deinit {
@@ -76,6 +79,16 @@ public final class ServedCertificate: @unchecked Sendable {
         defer { gnutls_pubkey_deinit(publicKey) }
         guard gnutls_pubkey_import_privkey(publicKey, privateKey, 0, 0) >= 0 else { return nil }
         return keyID(ofPublicKey: publicKey)
+    }
+
+    /// The notAfter of a DER certificate, Unix time.
+    private static func expiry(of der: inout gnutls_datum_t) -> Int64? {
+        var certificate: gnutls_x509_crt_t?
+        guard gnutls_x509_crt_init(&certificate) >= 0, let certificate else { return nil }
+        defer { gnutls_x509_crt_deinit(certificate) }
+        guard gnutls_x509_crt_import(certificate, &der, GNUTLS_X509_FMT_DER) >= 0 else { return nil }
+        let time = gnutls_x509_crt_get_expiration_time(certificate)
+        return time == -1 ? nil : Int64(time)
     }
 
     private static func free(_ chain: UnsafeMutablePointer<gnutls_pcert_st>, _ length: UInt32) {

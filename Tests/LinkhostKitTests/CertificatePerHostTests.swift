@@ -66,6 +66,10 @@ struct CertificatePerHostTests {
         for host in Self.hosts + [nil] {
             #expect(try Self.servedCertificate(port: port, serverName: host, caFile: caFile) == Self.leafBase64(files.certificateChainPEM))
         }
+        // Each host's expiry, as the metrics show it: a dev certificate lasts 397 days.
+        let now = Int64(Date().timeIntervalSince1970)
+        #expect(server.certificateExpiries.map(\.host) == Self.hosts)
+        #expect(server.certificateExpiries.allSatisfy { abs($0.expiresAt - (now + 397 * 86400)) < 7200 }, "\(server.certificateExpiries)")
         // Each host its own certificate, as issued ones arrive; the listener stays as it is.
         var issued: [String: DevHostCertificate] = [:]
         for host in Self.hosts {
@@ -164,7 +168,8 @@ struct CertificatePerHostTests {
         let problem = report?["last"]?["problems"]?.arrayElements?.first
         #expect(problem?["path"] == "server.tls.certificate")
         #expect(problem?["problem"]?.stringValue?.contains("the certificate chain cannot be read") == true, "\(String(describing: problem))")
-        #expect(server.child.standardError.contains("still serving the previous certificate"))
+        // The log line follows the report's entry.
+        #expect(waitUntil(timeoutSeconds: 10) { server.child.standardError.contains("still serving the previous certificate") })
         #expect(served("rowhni.com") == Self.leafBase64(renewed.certificateChainPEM))
         #expect(server.child.isRunning)
     }

@@ -387,6 +387,16 @@ public final class LinkhostServer: Sendable {
         logger.notice("HTTPS serves the certificate in \(startConfiguration.server.tls?.certificatePath ?? "the certificate file") read again")
     }
 
+    /// Each site host's served certificate's expiry (Unix time), in config order: what a handshake
+    /// naming the host gets now (a wildcard host, the default). Empty without HTTPS; a host with no
+    /// certificate yet is left out.
+    public var certificateExpiries: [(host: String, expiresAt: Int64)] {
+        guard let certificates else { return [] }
+        return slot.set.configuration.sites.flatMap(\.hosts).compactMap { host in
+            certificates.certificate(forServerName: host)?.expiresAt.map { (host, $0) }
+        }
+    }
+
     /// Whether HTTPS has a certificate to serve (with ACME, none until the first is stored or issued).
     public var servesCertificate: Bool { certificates.map { !$0.isEmpty } ?? false }
 
