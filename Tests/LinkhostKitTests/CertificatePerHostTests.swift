@@ -99,6 +99,25 @@ struct CertificatePerHostTests {
         #expect(try Self.servedCertificate(port: port, serverName: "rowhni.com", caFile: caFile) == Self.leafBase64(first.certificateChainPEM))
     }
 
+    /// A served certificate that expires within 14 days makes the health report `degraded`, files
+    /// included, and names its hosts; a renewed file read again by a reload clears it.
+    @Test func aCertificateNearItsExpiryDegradesTheHealthUntilRenewed() throws {
+        let old = try authority.issue(hosts: Self.hosts, now: Date().addingTimeInterval(-390 * 86400))
+        _ = try folder.write("files.pem", old.certificateChainPEM)
+        _ = try folder.write("files-key.pem", old.privateKeyPEM)
+        let server = try startedServer(try fileConfiguration())
+        defer { server.stop() }
+        let health = server.healthDetails
+        #expect(health["status"] == "degraded", "\(health)")
+        #expect(health["tls"]?["expiringWithin14Days"] == .array(Self.hosts.map { .string($0) }))
+        let daysLeft = health["tls"]?["certificates"]?.arrayElements?.first?["daysLeft"]
+        #expect(daysLeft == 6 || daysLeft == 7, "\(String(describing: daysLeft))")
+        try writeCertificate(Self.hosts, name: "files")
+        #expect(server.reload(try fileConfiguration()).succeeded)
+        #expect(server.healthDetails["status"] == "ok", "\(server.healthDetails)")
+        #expect(server.healthDetails["tls"]?["expiringWithin14Days"] == .array([]))
+    }
+
     @Test func aReloadServesRenewedFilesAndKeepsTheOldPairForABadOne() throws {
         let original = try writeCertificate(Self.hosts, name: "files")
         let configuration = try fileConfiguration()

@@ -157,6 +157,11 @@ public final class LinkhostServer: Sendable {
             // first is issued.
             let store = CertificateStore()
             certificates = store
+            health.served.connect { [slot] in
+                slot.set.configuration.sites.flatMap(\.hosts).compactMap { host in
+                    store.certificate(forServerName: host)?.expiresAt.map { (host, $0) }
+                }
+            }
             var secure = base
             secure.port = tls.port
             secure.inheritedListener = passedSockets.https
@@ -391,10 +396,7 @@ public final class LinkhostServer: Sendable {
     /// naming the host gets now (a wildcard host, the default). Empty without HTTPS; a host with no
     /// certificate yet is left out.
     public var certificateExpiries: [(host: String, expiresAt: Int64)] {
-        guard let certificates else { return [] }
-        return slot.set.configuration.sites.flatMap(\.hosts).compactMap { host in
-            certificates.certificate(forServerName: host)?.expiresAt.map { (host, $0) }
-        }
+        health.served.expiries
     }
 
     /// Whether HTTPS has a certificate to serve (with ACME, none until the first is stored or issued).
