@@ -368,12 +368,12 @@ public final class LinkhostServer: Sendable {
     /// The certificate and key a reload of `requested` brings, parsed, when they are files that
     /// changed (`nil` when nothing is to change); throws with the path and GnuTLS's reason when the
     /// new pair cannot be used, so the reload is refused and the old certificate keeps serving.
-    private func certificateFilesToServe(_ requested: LinkhostConfiguration) throws(ReloadFailure) -> (ServedCertificate, String, String)? {
+    private func certificateFilesToServe(_ requested: LinkhostConfiguration) throws(ReloadFailure) -> (ServedCertificate, TLSSettings)? {
         guard let running = startConfiguration.server.tls, running.acme == nil, let new = requested.server.tls, new.acme == nil else { return nil }
         let served = servedFiles.withLock { $0 }
         guard served?.certificate != new.certificatePEM || served?.key != new.keyPEM else { return nil }
         do {
-            return (try ServedCertificate(chainPEM: new.certificatePEM, keyPEM: new.keyPEM), new.certificatePEM, new.keyPEM)
+            return (try ServedCertificate(chainPEM: new.certificatePEM, keyPEM: new.keyPEM), new)
         } catch {
             let problem = "\(new.certificatePath) and \(new.keyPath): \(error)"
             throw ReloadFailure(
@@ -386,10 +386,10 @@ public final class LinkhostServer: Sendable {
         }
     }
 
-    private func installCertificateFiles(_ files: (ServedCertificate, String, String)) {
-        certificates?.replaceAll(default: files.0)
-        servedFiles.withLock { $0 = (files.1, files.2) }
-        logger.notice("HTTPS serves the certificate in \(startConfiguration.server.tls?.certificatePath ?? "the certificate file") read again")
+    private func installCertificateFiles(_ files: (certificate: ServedCertificate, settings: TLSSettings)) {
+        certificates?.replaceAll(default: files.certificate)
+        servedFiles.withLock { $0 = (files.settings.certificatePEM, files.settings.keyPEM) }
+        logger.notice("HTTPS serves the certificate in \(files.settings.certificatePath), read again, for every host")
     }
 
     /// Each site host's served certificate's expiry (Unix time), in config order: what a handshake
