@@ -4,8 +4,10 @@ import Synchronization
 ///
 /// Holding the chosen certificate here is what bounds its life: GnuTLS keeps pointers into it for
 /// the whole session and never frees them, so it must outlive the session. The connection's owner
-/// (HTTPServing's per-connection state) drops this when the connection closes, so a swapped-out
-/// certificate lives exactly as long as the store or the last connection that was handed it.
+/// (HTTPServing's per-connection state) drops this when libmicrohttpd reports the connection
+/// closed, which 0.9.75 does after `gnutls_deinit` of its session (daemon.c,
+/// `MHD_cleanup_connections`); so a swapped-out certificate lives exactly as long as the store or
+/// the last session that was handed it.
 public final class ConnectionCertificate: Sendable {
     public let store: CertificateStore
     private let chosen = Mutex<ServedCertificate?>(nil)
