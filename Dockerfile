@@ -12,7 +12,7 @@ ARG SWIFT_VERSION=6.3
 
 FROM swift:${SWIFT_VERSION}-bookworm AS build
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev libpq-dev libqrencode-dev zlib1g-dev libcurl4-openssl-dev pkg-config \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd-dev libgnutls28-dev libsqlite3-dev libpq-dev libqrencode-dev zlib1g-dev libcurl4-openssl-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Package manifest first, so the dependency fetch is cached while sources change.

@@ -33,13 +33,18 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
-        // C bridges: libmicrohttpd, SQLite, libpq, libqrencode, zlib and libcurl, each a module map with a shim.h
+        // C bridges: libmicrohttpd, GnuTLS, SQLite, libpq, libqrencode, zlib and libcurl, each a module map with a shim.h
         // (small non-variadic wrappers where a library needs them; each shim.h says why). Each C library
         // has its own target, and only its one wrapper module imports it.
         .systemLibrary(
             name: "CMicroHTTPD",
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .systemLibrary(
+            name: "CGnuTLS",
+            pkgConfig: "gnutls",
+            providers: [.apt(["libgnutls28-dev"])]
         ),
         .systemLibrary(
             name: "CSQLite",
@@ -69,12 +74,16 @@ let package = Package(
         // Percent-decoding, percent-encoding and query splitting: one implementation for the request
         // parser, the link rules, the AASA matcher and the pages.
         .target(name: "PercentCoding", swiftSettings: strictness),
+        // The certificates a TLS listener chooses per handshake by SNI, swapped live: the only module
+        // that touches GnuTLS (libmicrohttpd's certificate callback hands GnuTLS structures over).
+        .target(name: "TLSCertificates", dependencies: ["CGnuTLS"], swiftSettings: strictness),
         // The HTTP server: the only module that touches libmicrohttpd; knows nothing about links.
         .target(
             name: "HTTPServing",
             dependencies: [
                 "BlockingThreads",
                 "CMicroHTTPD",
+                "TLSCertificates",
                 "OrderedJSON",
                 "PercentCoding",
                 .product(name: "Logging", package: "swift-log"),
@@ -178,6 +187,7 @@ let package = Package(
             name: "LinkhostKit",
             dependencies: [
                 "ACME",
+                "TLSCertificates",
                 "HitJournal",
                 "HTTPServing",
                 "OrderedJSON",
@@ -250,6 +260,11 @@ let package = Package(
         .testTarget(
             name: "HTTPServingTests",
             dependencies: ["HTTPServing", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "TLSCertificatesTests",
+            dependencies: ["TLSCertificates", "HTTPServing", "DevCertificates", "TestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Glibc
+import TLSCertificates
 
 /// One request's way through the server, from its first line to the end of the exchange: a small
 /// state machine that libmicrohttpd's callbacks feed (`MHDCallbacks`) and that tells them what to
@@ -189,8 +190,12 @@ final class ConnectionState {
     @exclusivity(unchecked) var peerAddress: String?
     /// The accept loop's entry for the connection, moved along as its exchanges go.
     let entry: ConnectionEntry?
+    /// Over TLS: the listener's certificate store and, once the handshake ran, the certificate it
+    /// chose, kept alive until the connection closes (GnuTLS uses it for the whole session).
+    let certificates: ConnectionCertificate?
 
-    init(entry: ConnectionEntry?) {
+    init(entry: ConnectionEntry?, certificates: ConnectionCertificate? = nil) {
         self.entry = entry
+        self.certificates = certificates
     }
 }

@@ -2,6 +2,7 @@ internal import CMicroHTTPD
 import Glibc
 import Logging
 import Synchronization
+import TLSCertificates
 
 /// An HTTP/1.1 server on libmicrohttpd: worker threads, each a libmicrohttpd daemon with its own
 /// epoll loop, calling a `Sendable` responder for every request, fed by an accept loop of its own
@@ -36,6 +37,9 @@ public final class HTTPServer: Sendable {
 
     /// Every connection the accept loop handed to libmicrohttpd (limits, trickling, drain).
     let registry: ConnectionRegistry
+    /// Over TLS, what each handshake chooses its certificate from: the configuration's store, or
+    /// one made here and filled at start from its PEM text.
+    let certificates: CertificateStore?
     private let draining = Atomic<Bool>(false)
 
     private enum Lifecycle: @unchecked Sendable {
@@ -99,6 +103,7 @@ public final class HTTPServer: Sendable {
         self.counters = counters
         self.answer = answer
         self.completeUnanswered = completeUnanswered
+        certificates = configuration.tls.map { $0.certificates ?? CertificateStore() }
         registry = ConnectionRegistry(
             limits: ConnectionRegistry.Limits(
                 total: configuration.connectionLimit, perAddress: configuration.perAddressConnectionLimit,
@@ -147,7 +152,7 @@ public final class HTTPServer: Sendable {
                 socket = try ListeningSocket.open(address: configuration.address, port: configuration.port, backlog: configuration.listenBacklog)
             }
             let retained = Unmanaged.passRetained(self)
-            // C copies of the PEM text and priorities, alive until stop (libmicrohttpd keeps pointers).
+            // A C copy of the priorities, alive until stop (libmicrohttpd keeps the pointer).
             var tlsStrings: [UnsafeMutablePointer<CChar>] = []
             var daemons: [OpaquePointer] = []
             let failedStart = { (reason: HTTPServerError) -> HTTPServerError in
@@ -161,7 +166,18 @@ public final class HTTPServer: Sendable {
                 guard MHD_is_feature_supported(MHD_FEATURE.FEATURE_TLS) == MHD_Result.YES else {
                     throw failedStart(.cannotStart("this libmicrohttpd was built without TLS support"))
                 }
-                tlsStrings = [strdup(tls.certificateChainPEM), strdup(tls.privateKeyPEM), strdup(tls.priorities)]
+                guard MHD_is_feature_supported(MHD_FEATURE.FEATURE_HTTPS_CERT_CALLBACK) == MHD_Result.YES else {
+                    throw failedStart(.cannotStart("this libmicrohttpd cannot choose certificates per handshake (no MHD_OPTION_HTTPS_CERT_CALLBACK)"))
+                }
+                if tls.certificates == nil, let store = certificates {
+                    do throws(TLSCertificateError) {
+                        store.replaceAll(default: try ServedCertificate(chainPEM: tls.certificateChainPEM, keyPEM: tls.privateKeyPEM))
+                    } catch {
+                        throw failedStart(.cannotStart("could not use the TLS certificate and key: \(error)"))
+                    }
+                }
+                MHDCallbacks.installCertificateResolver
+                tlsStrings = [strdup(tls.priorities)]
             }
             for _ in 0..<configuration.daemonCount {
                 guard let daemon = startDaemon(context: retained.toOpaque(), tlsStrings: tlsStrings) else {
@@ -169,9 +185,7 @@ public final class HTTPServer: Sendable {
                         .cannotStart(
                             configuration.tls == nil
                                 ? "libmicrohttpd refused the options (see the log above for its reason)"
-                                : configuration.tls?.priorities == TLSCredentials.intermediatePriorities
-                                    ? "libmicrohttpd could not use the TLS certificate and key (are they PEM, and does the key belong to the certificate?)"
-                                    : "libmicrohttpd could not use the TLS certificate and key or the TLS priority string (are they PEM, does the key belong to the certificate, and is the priority string one GnuTLS accepts?)"
+                                : "libmicrohttpd could not use the TLS priority string (is it one GnuTLS accepts? `gnutls-cli --priority STRING --list` says)"
                         ))
                 }
                 daemons.append(daemon)
@@ -210,10 +224,11 @@ public final class HTTPServer: Sendable {
             linkhost_mhd_option(MHD_OPTION.NOTIFY_COMPLETED, unsafeBitCast(MHDCallbacks.requestCompleted, to: Int.self), context),
             linkhost_mhd_option(MHD_OPTION.NOTIFY_CONNECTION, unsafeBitCast(MHDCallbacks.connectionChanged, to: Int.self), context),
         ]
-        if tlsStrings.count == 3 {
-            options.append(linkhost_mhd_option(MHD_OPTION.HTTPS_MEM_CERT, 0, tlsStrings[0]))
-            options.append(linkhost_mhd_option(MHD_OPTION.HTTPS_MEM_KEY, 0, tlsStrings[1]))
-            options.append(linkhost_mhd_option(MHD_OPTION.HTTPS_PRIORITIES, 0, tlsStrings[2]))
+        if let priorities = tlsStrings.first {
+            // Every handshake asks the store for its certificate (by SNI), so a certificate can be
+            // replaced while the listener runs; libmicrohttpd then needs no certificate of its own.
+            options.append(linkhost_mhd_option(MHD_OPTION.HTTPS_CERT_CALLBACK, 0, CertificateSelection.callbackAddress))
+            options.append(linkhost_mhd_option(MHD_OPTION.HTTPS_PRIORITIES, 0, priorities))
         }
         options.append(linkhost_mhd_option(MHD_OPTION.END, 0, nil))
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue

@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 import Glibc
+import TLSCertificates
 
 /// The C entry points libmicrohttpd calls on its worker threads.
 ///
@@ -30,7 +31,8 @@ enum MHDCallbacks {
         switch code {
         case MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_STARTED:
             let entry = connection.flatMap { server?.registry.announce(descriptor: linkhost_mhd_connection_fd($0)) }
-            socketContext.pointee = Unmanaged.passRetained(ConnectionState(entry: entry)).toOpaque()
+            let certificates = server?.certificates.map(ConnectionCertificate.init(store:))
+            socketContext.pointee = Unmanaged.passRetained(ConnectionState(entry: entry, certificates: certificates)).toOpaque()
             server?.counters.connections.add(1, ordering: .relaxed)
         default:
             if let raw = socketContext.pointee {
@@ -69,6 +71,15 @@ enum MHDCallbacks {
         }
         exchange.ownedByPointer = true
         return Unmanaged.passRetained(exchange).toOpaque()
+    }
+
+    /// The GnuTLS certificate callback's way from a session to its connection's store:
+    /// libmicrohttpd 0.9.75 sets each TLS session's pointer to its `MHD_Connection`
+    /// (`gnutls_session_set_ptr` in daemon.c), whose socket context is our connection state, made
+    /// when the connection started and so before its handshake. Installed once, before the first
+    /// TLS daemon starts (see `CertificateSelection`).
+    static let installCertificateResolver: Void = CertificateSelection.install { pointer in
+        connectionState(OpaquePointer(pointer))?.certificates
     }
 
     private static func connectionState(_ connection: OpaquePointer) -> ConnectionState? {

@@ -46,6 +46,8 @@ package struct MetricsReadings: Sendable {
     package var unauthorized: Int
     /// Dashboard logins refused.
     package var loginFailures: Int
+    /// Each site host's served TLS certificate's expiry (Unix time); empty without HTTPS.
+    package var certificateExpiries: [(host: String, expiresAt: Int64)] = []
 
     package init(
         listeners: HTTPServerStatistics, log: LogWriterStatus?, reloads: ReloadSummary, cdnCheck: CDNCheckReport?, unauthorized: Int, loginFailures: Int
@@ -62,6 +64,7 @@ package struct MetricsReadings: Sendable {
         self.init(
             listeners: server.statistics, log: server.logStatus, reloads: server.reloadSummary, cdnCheck: server.cdnCheckStatus?.latest,
             unauthorized: authenticator.refusalCount, loginFailures: authenticator.failedLoginCount)
+        certificateExpiries = server.certificateExpiries
     }
 }
 
@@ -82,6 +85,7 @@ private struct ScrapedSeries {
     private var cdnStates: [CDNHostKey: Gauge] = [:]
     private var cdnAges: [CDNHostKey: Gauge] = [:]
     private var cdnLastRun: Gauge?
+    private var certificateExpiries: [String: Gauge] = [:]
 
     init(registry: PrometheusCollectorRegistry) {
         self.registry = registry
@@ -122,6 +126,24 @@ private struct ScrapedSeries {
             log?.set(status)
         }
         setCDNCheck(readings.cdnCheck)
+        setCertificateExpiries(readings.certificateExpiries)
+    }
+
+    private mutating func setCertificateExpiries(_ expiries: [(host: String, expiresAt: Int64)]) {
+        var gauges: [String: Gauge] = [:]
+        for (host, expiresAt) in expiries {
+            let gauge =
+                certificateExpiries.removeValue(forKey: host)
+                ?? registry.makeGauge(
+                    descriptor: Self.describe(
+                        "linkhost_tls_certificate_expiry_timestamp_seconds", "When the TLS certificate HTTPS serves for each host expires (Unix time)."),
+                    labels: [("host", host)])
+            gauge.set(to: Double(expiresAt))
+            gauges[host] = gauge
+        }
+        // A host a reload removed, or one whose certificate is gone.
+        for gauge in certificateExpiries.values { registry.unregisterGauge(gauge) }
+        certificateExpiries = gauges
     }
 
     private mutating func setCDNCheck(_ report: CDNCheckReport?) {

@@ -5,7 +5,7 @@ import LinkhostKit
 import Logging
 
 /// `server.tls.acme` for `linkhost serve`: one certificate per site (its hosts as names), ordered in
-/// the background by a `CertificateManager` and handed to the running server.
+/// the background by a `CertificateManager` and handed to the running server's certificate store.
 enum ACMEServing {
     /// One certificate per site, stored under the site's id, naming its hosts in config order.
     static func certificates(in configuration: LinkhostConfiguration) -> [ManagedCertificate] {
@@ -40,7 +40,7 @@ enum ACMEServing {
         acmeLogger[metadataKey: "acme"] = "\(acme.directory)"
         let manager = CertificateManager(
             certificates: certificates, settings: settings, ordering: ACMECertificateOrdering(settings: settings, storage: storage, responder: tokens),
-            storage: storage, sink: FirstSiteCertificateSink(server: server, hosts: certificates.first?.hosts ?? [], logger: acmeLogger), logger: acmeLogger)
+            storage: storage, sink: ServerCertificateSink(server: server), logger: acmeLogger)
         await manager.loadStored()
         let board = manager.board
         server.certificateHealth.connect(
@@ -50,20 +50,13 @@ enum ACMEServing {
     }
 }
 
-/// The interim sink: today's HTTPS listener serves one certificate, the first site's, for every
-/// host (the other sites' are issued and stored all the same). To be replaced by the SNI
-/// certificate store, which serves each host its own.
-struct FirstSiteCertificateSink: IssuedCertificateSink {
+/// Hands each issued (or stored) certificate to the running server's certificate store, which
+/// serves it for its site's hosts from the next handshake on (the first site's also to handshakes
+/// without SNI or for another name).
+struct ServerCertificateSink: IssuedCertificateSink {
     let server: LinkhostServer
-    let hosts: [String]
-    let logger: Logger
 
     func install(chainPEM: String, keyPEM: String, hosts: [String]) throws {
-        guard hosts == self.hosts else {
-            logger.info(
-                "certificate for \(hosts.joined(separator: ", ")) stored; HTTPS serves the first site's certificate (\(self.hosts.joined(separator: ", ")))")
-            return
-        }
-        try server.serveCertificate(chainPEM: chainPEM, keyPEM: keyPEM)
+        try server.serveCertificate(chainPEM: chainPEM, keyPEM: keyPEM, hosts: hosts)
     }
 }

@@ -25,13 +25,19 @@ struct StartupBanner {
             lines[0] += " (on the socket the service manager passed; server.listen and server.tls.port are not used)"
         }
         if let tls = configuration.server.tls {
+            // The first expiry of what is served: the date an operator must renew by.
+            let expiry = server.certificateExpiries.map(\.expiresAt).min().map {
+                Date(timeIntervalSince1970: TimeInterval($0)).formatted(.iso8601.year().month().day())
+            }
             if let acme = tls.acme {
-                let state = server.tlsPort == 0 ? "starts once the first is issued" : "serving the stored one"
+                let state =
+                    server.servesCertificate
+                    ? "serving the stored ones" + (expiry.map { ", the first expiring \($0)" } ?? "") : "handshakes succeed once the first is issued"
                 lines.append(
                     "HTTPS on port \(tls.port) with certificates from \(acme.directory) (\(state); `linkhost certificates` shows them); plain HTTP: \(tls.plainHTTP.rawValue)"
                 )
             } else {
-                lines.append("HTTPS with \(tls.certificatePath); plain HTTP: \(tls.plainHTTP.rawValue)")
+                lines.append("HTTPS with \(tls.certificatePath)\(expiry.map { " (valid until \($0))" } ?? ""); plain HTTP: \(tls.plainHTTP.rawValue)")
             }
         }
         // A certificate from `linkhost dev-cert` sits beside its CA; curl must be told to trust that CA.

@@ -87,8 +87,10 @@ struct MetricsTests {
         let checker = CDNChecker(base: "http://127.0.0.1:\(try FreePort.find())", timeoutSeconds: 2)
         let report = await checker.check(CDNTargets.all(in: server.configuration).targets)
 
-        let readings = MetricsReadings(
+        var scraped = MetricsReadings(
             listeners: server.statistics, log: server.logStatus, reloads: server.reloadSummary, cdnCheck: report, unauthorized: 3, loginFailures: 2)
+        scraped.certificateExpiries = [("rowhni.com", 1_900_000_000), ("forums.somethingawful.com", 1_900_086_400)]
+        let readings = scraped
         let page = MetricsPage(metrics: PrometheusMetrics()) { readings }
         let metrics = page.response().bodyText
         #expect(Self.value(metrics, "linkhost_config_generation") == 2)
@@ -107,14 +109,20 @@ struct MetricsTests {
         #expect(Self.value(metrics, "linkhost_admin_unauthorized_total") == 3)
         #expect(Self.value(metrics, "linkhost_admin_login_failures_total") == 2)
         #expect(Self.value(metrics, "linkhost_http_connections_open") == 0)
+        #expect(Self.value(metrics, #"linkhost_tls_certificate_expiry_timestamp_seconds{host="rowhni.com"}"#) == 1_900_000_000)
+        #expect(Self.value(metrics, #"linkhost_tls_certificate_expiry_timestamp_seconds{host="forums.somethingawful.com"}"#) == 1_900_086_400)
         try Self.expectPromtoolAccepts(metrics, in: folder)
 
         // The check turned off (a reload can do that) takes its series away; the totals move on.
         var next = readings
         next.cdnCheck = nil
         next.unauthorized = 5
+        next.certificateExpiries = [("rowhni.com", 1_900_500_000)]
         let later = page.response(to: next).bodyText
         #expect(!later.contains("linkhost_cdn_check"), "\(later)")
+        // A renewed certificate moves its host's series; a host no longer served loses its own.
+        #expect(Self.value(later, #"linkhost_tls_certificate_expiry_timestamp_seconds{host="rowhni.com"}"#) == 1_900_500_000)
+        #expect(!later.contains(#"expiry_timestamp_seconds{host="forums.somethingawful.com"}"#), "\(later)")
         #expect(Self.value(later, "linkhost_admin_unauthorized_total") == 5)
         #expect(Self.value(later, "linkhost_admin_login_failures_total") == 2)
         try Self.expectPromtoolAccepts(later, in: folder)

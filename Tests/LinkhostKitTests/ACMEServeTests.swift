@@ -104,11 +104,20 @@ struct ACMEServeTests {
         let root = folder.path + "/pebble-root.pem"
         let fetched = try ChildProcess.run("curl", ["-s", "--cacert", pebble.files.caFile, pebble.rootURL, "-o", root])
         try #require(fetched.status == 0)
-        #expect(waitUntil(timeoutSeconds: 10) { (try? Self.servedSerial("rowhni.com", port: ports.tls, root: root)) != nil })
+        // Each host gets its own site's certificate by SNI: curl checks the name against it.
+        for host in Self.hosts {
+            #expect(waitUntil(timeoutSeconds: 10) { (try? Self.servedSerial(host, port: ports.tls, root: root)) != nil }, "\(host)")
+        }
         let before = rows[0]["serial"]?.stringValue
 
-        // Renewed through the admin API; the command waits until the new one is served.
+        // Renewed through the admin API; the command waits until the new one is served. Meanwhile
+        // new TLS connections, one after another on three threads: none may fail.
+        let load = try HandshakeLoad(port: ports.tls, serverName: "forums.somethingawful.com", in: folder)
+        #expect(load.waitForHandshakes(20), "\(load.output)")
         let renewed = try Self.linkhost(["certificates", "renew", "--config", config, "--timeout", "60"], admin: true, timeoutSeconds: 90)
+        let underLoad = load.stop()
+        print("handshakes during certificates renew: \(underLoad.map(String.init(describing:)) ?? load.output)")
+        #expect(underLoad?.failed == 0, "\(load.output)")
         #expect(renewed.status == 0, "\(renewed.output)\(renewed.error)\n\(serve.standardError)")
         #expect(renewed.output.contains("asked the server to renew"))
         #expect(renewed.output.contains("rowhni.com: serves the new certificate"))

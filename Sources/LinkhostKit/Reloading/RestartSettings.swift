@@ -1,6 +1,7 @@
 /// The settings a reload cannot apply, because they are set up once at start: the listening
-/// address and port, the limits libmicrohttpd was started with, HTTPS (certificate, key, port,
-/// redirects, HSTS), the whole hit log, and the pid file.
+/// address and port, the limits libmicrohttpd was started with, HTTPS (port, redirects, HSTS,
+/// priorities, ACME's settings), the whole hit log, and the pid file. The certificate and key
+/// files are read again and served without a restart (`LinkhostServer.reload`).
 ///
 /// Decision: the whole `log` section needs a restart, even the parts the logger reads per row
 /// (`clientAddress`, `trackedParameters`): one rule for the section is easier to trust than a
@@ -38,9 +39,6 @@ enum RestartSettings {
         compare("server.admin.limits.connectionTimeoutSeconds", old.admin.connectionTimeoutSeconds, new.admin.connectionTimeoutSeconds)
         switch (old.tls, new.tls) {
         case (let old?, let new?):
-            // The files' contents count, so a certificate renewed in place is noticed too.
-            compare("server.tls.certificate", [old.certificatePath, old.certificatePEM], [new.certificatePath, new.certificatePEM], shown: false)
-            compare("server.tls.key", [old.keyPath, old.keyPEM], [new.keyPath, new.keyPEM], shown: false)
             compare("server.tls.port", old.port, new.port)
             compare("server.tls.publicPort", old.publicPort, new.publicPort) { $0.map(String.init) ?? "the port" }
             compare("server.tls.http", old.plainHTTP, new.plainHTTP) { $0.rawValue }
@@ -81,6 +79,13 @@ extension LinkhostConfiguration {
         server.publicScheme = self.server.publicScheme
         server.cdnCheck = self.server.cdnCheck
         server.reload = self.server.reload
+        // Certificate and key files change live: the reload serves the pair it read.
+        if let tls = self.server.tls, tls.acme == nil, server.tls?.acme == nil, server.tls != nil {
+            server.tls?.certificatePath = tls.certificatePath
+            server.tls?.keyPath = tls.keyPath
+            server.tls?.certificatePEM = tls.certificatePEM
+            server.tls?.keyPEM = tls.keyPEM
+        }
         return LinkhostConfiguration(server: server, sites: sites, log: running.log, baseDirectory: baseDirectory)
     }
 }

@@ -26,6 +26,8 @@ final class HealthReporter: Sendable {
     let reloads = ReloadHistory()
     /// The certificates ACME manages, when it does.
     let certificates = CertificateHealth()
+    /// The certificates HTTPS serves, when it runs.
+    let served = ServedCertificateHealth()
 
     init(listeners: [HTTPServerCounters] = [], log: LogWriter? = nil, logNotes: [String] = [], cdnWatch: CDNWatch? = nil) {
         self.listeners = listeners
@@ -65,13 +67,15 @@ final class HealthReporter: Sendable {
     /// Decision: a refused last reload makes the status `degraded` (until a reload succeeds): the
     /// server still serves, but not the config on disk, which is what an operator's alert on the
     /// status should catch. So does a certificate ACME manages that is not served, expires within
-    /// 14 days, or has failed to renew for a day (`CertificateRecord.isDegraded`). The CDN check
+    /// 14 days, or has failed to renew for a day (`CertificateRecord.isDegraded`), and any served
+    /// certificate, files' too, that expires within 14 days (`ServedCertificateHealth`). The CDN check
     /// never does: a CDN copy lags every change by hours, which is normal, so it has its own
     /// section instead.
     private func status(log: LogWriterStatus?) -> String {
         if draining.load(ordering: .relaxed) { return "stopping" }
         let logDegraded = (log.map { !$0.isHealthy || $0.dropped > 0 || $0.journal.fileProblem != nil } ?? false) || !logNotes.isEmpty
-        return logDegraded || reloads.lastFailed || certificates.current?.degraded == true ? "degraded" : "ok"
+        let expiring = !served.expiringSoon().isEmpty
+        return logDegraded || reloads.lastFailed || certificates.current?.degraded == true || expiring ? "degraded" : "ok"
     }
 
     /// The status alone (see `status(log:)`).
@@ -93,6 +97,9 @@ final class HealthReporter: Sendable {
         ]
         if let certificates = certificates.current {
             members.append(JSONMember("certificates", certificates.section))
+        }
+        if let tls = served.section() {
+            members.append(JSONMember("tls", tls))
         }
         if let cdnCheck = cdnWatch?.healthSection {
             members.append(JSONMember("cdnCheck", cdnCheck))

@@ -7,26 +7,30 @@ import LinkLog
 import Logging
 import OrderedJSON
 import Synchronization
+import TLSCertificates
 
 /// linkhost as a running server: the listeners — plain HTTP, HTTPS, or both (with plain HTTP
 /// redirecting pages) — answering from the current serving set (sites, pages, AASA files), which
 /// `reload` replaces whole while requests go on.
 public final class LinkhostServer: Sendable {
     /// The configuration being served: the one the server started with, then each one a reload
-    /// applied (with the listener, TLS, log and pid-file settings of the start, which need a restart).
+    /// applied (with the listener, TLS, log and pid-file settings of the start, which need a restart;
+    /// the certificate and key files are the ones the reload read).
     public var configuration: LinkhostConfiguration { slot.set.configuration }
     /// The configuration the listeners and the log were set up with.
     private let startConfiguration: LinkhostConfiguration
     private let slot: ServingSetSlot
     /// The plain-HTTP listener (`server.listen`), absent when `tls.http` is `off`.
     private let http: HTTPServer?
-    /// The HTTPS listener (`server.tls`), when configured and it has a certificate; replaced whole
-    /// by `serveCertificate` (see there).
-    private let httpsSlot: Mutex<HTTPServer?>
-    private var https: HTTPServer? { httpsSlot.withLock { $0 } }
-    /// Makes the HTTPS listener for a certificate and port (`nil` without `server.tls`).
-    private let makeHTTPS: (@Sendable (TLSCredentials, Int, Int32?) -> HTTPServer)?
-    private let started = Atomic<Bool>(false)
+    /// The HTTPS listener (`server.tls`): started once, it reads each handshake's certificate
+    /// from `certificates`, so a new certificate never restarts it.
+    private let https: HTTPServer?
+    /// What HTTPS serves, by host (`nil` without `server.tls`): the certificate files' pair for every
+    /// host, or each site's ACME certificate for its hosts (the first site's for the rest).
+    private let certificates: CertificateStore?
+    /// The certificate and key files' text being served (`server.tls` with files), read again at
+    /// each reload: when it changed, the new pair replaces the old in the store.
+    private let servedFiles = Mutex<(certificate: String, key: String)?>(nil)
     private let health: HealthReporter
     /// Every listener that runs, for counters and health.
     let listeners: [HTTPServer]
@@ -147,24 +151,24 @@ public final class LinkhostServer: Sendable {
         if let tls = settings.tls {
             var httpsLogger = logger
             httpsLogger[metadataKey: "listener"] = "https"
-            let makeHTTPS: @Sendable (TLSCredentials, Int, Int32?) -> HTTPServer = { [httpsLogger, answerObserver] credentials, port, inherited in
-                var secure = base
-                secure.port = port
-                secure.inheritedListener = inherited
-                secure.tls = credentials
-                return HTTPServer(
-                    configuration: secure, logger: httpsLogger, counters: secureCounters, responder: direct, completionObserver: observer,
-                    answerObserver: answerObserver)
+            // Files are read into the store at start; ACME certificates arrive through
+            // `serveCertificate` (the stored ones before start, then each issued or renewed one).
+            // With ACME and none stored yet, the listener runs and its handshakes fail until the
+            // first is issued.
+            let store = CertificateStore()
+            certificates = store
+            health.served.connect { [slot] in
+                slot.set.configuration.sites.flatMap(\.hosts).compactMap { host in
+                    store.certificate(forServerName: host)?.expiresAt.map { (host, $0) }
+                }
             }
-            self.makeHTTPS = makeHTTPS
-            // With ACME and no certificate stored yet, HTTPS starts once the first is issued.
-            httpsSlot = Mutex(
-                tls.certificatePEM.isEmpty
-                    ? nil
-                    : makeHTTPS(
-                        TLSCredentials(
-                            certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM,
-                            priorities: tls.priorities ?? TLSCredentials.intermediatePriorities), tls.port, passedSockets.https))
+            var secure = base
+            secure.port = tls.port
+            secure.inheritedListener = passedSockets.https
+            secure.tls = TLSCredentials(certificates: store, priorities: tls.priorities ?? TLSCredentials.intermediatePriorities)
+            https = HTTPServer(
+                configuration: secure, logger: httpsLogger, counters: secureCounters, responder: direct, completionObserver: observer,
+                answerObserver: answerObserver)
             http =
                 tls.plainHTTP == .off
                 ? nil
@@ -172,13 +176,13 @@ public final class LinkhostServer: Sendable {
                     configuration: base, logger: httpLogger, counters: plainCounters, responder: plain, completionObserver: observer,
                     answerObserver: answerObserver)
         } else {
-            httpsSlot = Mutex(nil)
-            makeHTTPS = nil
+            https = nil
+            certificates = nil
             http = HTTPServer(
                 configuration: base, logger: httpLogger, counters: plainCounters, responder: direct, completionObserver: observer,
                 answerObserver: answerObserver)
         }
-        self.listeners = [http, httpsSlot.withLock { $0 }].compactMap { $0 }
+        self.listeners = [http, https].compactMap { $0 }
         warnAboutSignedFiles(in: configuration)
     }
 
@@ -207,13 +211,17 @@ public final class LinkhostServer: Sendable {
     /// Binds and starts serving: HTTPS first, so redirects know its port. Starts the CDN check when
     /// `server.cdnCheck` is on.
     public func start() throws(HTTPServerError) {
+        if let tls = startConfiguration.server.tls, tls.acme == nil {
+            do throws(TLSCertificateError) {
+                try serveCertificateFiles(certificate: tls.certificatePEM, key: tls.keyPEM)
+            } catch {
+                throw HTTPServerError.cannotStart("could not use the TLS certificate and key: \(error)")
+            }
+        }
         if let https {
             try https.start()
             redirect?.boundPort.store(https.port, ordering: .releasing)
-        } else if let tls = startConfiguration.server.tls {
-            redirect?.boundPort.store(tls.port, ordering: .releasing)
         }
-        started.store(true, ordering: .releasing)
         do {
             try http?.start()
         } catch {
@@ -237,6 +245,8 @@ public final class LinkhostServer: Sendable {
     ///
     /// Settings that only a restart can apply (listeners, TLS, the log, the pid file; see
     /// `RestartSettings`) keep their running values and are named in the outcome and the log.
+    /// Certificate and key files are read again: a changed pair serves from the next handshake on,
+    /// and one that cannot be used refuses the reload (the old pair serves on).
     @discardableResult
     public func reload(_ configuration: LinkhostConfiguration, ingestKeys: IngestKeys = .none, source: String = "<given configuration>") -> ReloadOutcome {
         reload(source: source) { () throws(ReloadFailure) in (configuration, ingestKeys) }
@@ -269,6 +279,7 @@ public final class LinkhostServer: Sendable {
                                 code: "LH010")
                         ])
                 }
+                let files = try certificateFilesToServe(requested)
                 let set: ServingSet
                 do {
                     set = try ServingSet(
@@ -284,6 +295,7 @@ public final class LinkhostServer: Sendable {
                                 fix: "correct the file in the public folder, then reload again")
                         ])
                 }
+                if let files { installCertificateFiles(files) }
                 let previous = slot.replace(with: set)
                 generation = set.generation
                 changedAASA = set.sitesWithChangedAASA(comparedTo: previous)
@@ -333,36 +345,62 @@ public final class LinkhostServer: Sendable {
         warnAboutSignedFiles(in: configuration)
     }
 
-    /// Serves `chainPEM` and `keyPEM` on the HTTPS port from now on (an ACME certificate, issued or
-    /// renewed): starts the HTTPS listener when it had no certificate yet, else replaces it with a
-    /// new one on the same port.
-    ///
-    /// Interim, until the TLS listener chooses certificates by SNI from a store it reads per
-    /// handshake: one certificate for every host (the first site's), and the replacement closes the
-    /// port for as long as the old listener takes to stop. Throws when the new listener cannot
-    /// start (an unusable certificate or key).
-    public func serveCertificate(chainPEM: String, keyPEM: String) throws(HTTPServerError) {
-        guard let makeHTTPS, let tls = startConfiguration.server.tls, !health.isDraining else { return }
-        let credentials = TLSCredentials(
-            certificateChainPEM: chainPEM, privateKeyPEM: keyPEM, priorities: tls.priorities ?? TLSCredentials.intermediatePriorities)
-        let old = httpsSlot.withLock { $0 }
-        guard started.load(ordering: .acquiring) else {
-            httpsSlot.withLock { $0 = makeHTTPS(credentials, tls.port, old?.configuration.inheritedListener) }
-            return
-        }
-        // A socket the service manager passed cannot be bound again once closed: keep serving the
-        // old certificate rather than lose the port (a restart serves the new one).
-        guard old?.configuration.inheritedListener == nil else {
-            throw HTTPServerError.cannotStart("the HTTPS socket was passed by the service manager; the new certificate is served after a restart")
-        }
-        let port = old?.port ?? tls.port
-        old?.stop()
-        let replacement = makeHTTPS(credentials, port, nil)
-        try replacement.start()
-        httpsSlot.withLock { $0 = replacement }
-        redirect?.boundPort.store(replacement.port, ordering: .releasing)
-        logger.notice("HTTPS on port \(replacement.port) serves the new certificate")
+    /// Serves `chainPEM` and `keyPEM` for `hosts` from the next handshake on (an ACME certificate,
+    /// issued or renewed): the store swaps it in, the listener keeps running, and connections that
+    /// chose the old one keep it until they close. The first site's certificate is also the one for
+    /// handshakes without SNI or for another name. Throws when the chain or key cannot be used
+    /// (the old certificate keeps serving).
+    public func serveCertificate(chainPEM: String, keyPEM: String, hosts: [String]) throws(TLSCertificateError) {
+        guard let certificates, !health.isDraining else { return }
+        let certificate = try ServedCertificate(chainPEM: chainPEM, keyPEM: keyPEM)
+        let firstHosts = slot.set.configuration.sites.first?.hosts ?? []
+        certificates.install(certificate, for: hosts, isDefault: hosts == firstHosts || certificates.defaultCertificate == nil)
+        logger.notice("HTTPS serves the new certificate for \(hosts.joined(separator: ", "))")
     }
+
+    /// Serves the certificate and key files' text for every host.
+    private func serveCertificateFiles(certificate: String, key: String) throws(TLSCertificateError) {
+        guard let certificates else { return }
+        certificates.replaceAll(default: try ServedCertificate(chainPEM: certificate, keyPEM: key))
+        servedFiles.withLock { $0 = (certificate, key) }
+    }
+
+    /// The certificate and key a reload of `requested` brings, parsed, when they are files that
+    /// changed (`nil` when nothing is to change); throws with the path and GnuTLS's reason when the
+    /// new pair cannot be used, so the reload is refused and the old certificate keeps serving.
+    private func certificateFilesToServe(_ requested: LinkhostConfiguration) throws(ReloadFailure) -> (ServedCertificate, TLSSettings)? {
+        guard let running = startConfiguration.server.tls, running.acme == nil, let new = requested.server.tls, new.acme == nil else { return nil }
+        let served = servedFiles.withLock { $0 }
+        guard served?.certificate != new.certificatePEM || served?.key != new.keyPEM else { return nil }
+        do {
+            return (try ServedCertificate(chainPEM: new.certificatePEM, keyPEM: new.keyPEM), new)
+        } catch {
+            let problem = "\(new.certificatePath) and \(new.keyPath): \(error)"
+            throw ReloadFailure(
+                "server.tls.certificate: \(problem); still serving the previous certificate",
+                problems: [
+                    ConfigurationProblem(
+                        path: JSONPath.root.appending("server").appending("tls").appending("certificate"), problem: problem,
+                        fix: "write the certificate chain (PEM, the server's certificate first) and its private key, then reload again")
+                ])
+        }
+    }
+
+    private func installCertificateFiles(_ files: (certificate: ServedCertificate, settings: TLSSettings)) {
+        certificates?.replaceAll(default: files.certificate)
+        servedFiles.withLock { $0 = (files.settings.certificatePEM, files.settings.keyPEM) }
+        logger.notice("HTTPS serves the certificate in \(files.settings.certificatePath), read again, for every host")
+    }
+
+    /// Each site host's served certificate's expiry (Unix time), in config order: what a handshake
+    /// naming the host gets now (a wildcard host, the default). Empty without HTTPS; a host with no
+    /// certificate yet is left out.
+    public var certificateExpiries: [(host: String, expiresAt: Int64)] {
+        health.served.expiries
+    }
+
+    /// Whether HTTPS has a certificate to serve (with ACME, none until the first is stored or issued).
+    public var servesCertificate: Bool { certificates.map { !$0.isEmpty } ?? false }
 
     /// The certificates' health section and renewal (see `CertificateHealth`).
     public var certificateHealth: CertificateHealth { health.certificates }
@@ -407,9 +445,8 @@ public final class LinkhostServer: Sendable {
         health.markDraining()
         cdnWatch.stop()
         linkWindow?.stop()
-        started.store(false, ordering: .releasing)
         http?.stop()
-        httpsSlot.withLock { $0 }?.stop()
+        https?.stop()
         return hitLogger?.writer.stop(timeout: .seconds(Double(startConfiguration.server.shutdownGraceSeconds) + 5))
     }
 
