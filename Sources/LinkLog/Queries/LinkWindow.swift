@@ -66,7 +66,8 @@ public final class LinkWindow {
         // A link: its id (`Link.id`), its form's id, the hour it was last used and, after an update,
         // the hour it was last used before (so one statement both files it and says whether it moved).
         "CREATE TABLE IF NOT EXISTS window_links (link INTEGER PRIMARY KEY, form INTEGER NOT NULL, hour INTEGER NOT NULL, previous INTEGER)",
-        "CREATE INDEX IF NOT EXISTS window_links_hour ON window_links (hour)",
+        // No index by hour: a link's key is random, so one would cost each new link a second
+        // random leaf, to spare a daily trim that reads the table once.
         // A form: its id (`Link.formID`), its fields and the first link of it met.
         """
         CREATE TABLE IF NOT EXISTS window_forms (id INTEGER PRIMARY KEY, site TEXT, host TEXT NOT NULL, \

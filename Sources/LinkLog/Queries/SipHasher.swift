@@ -30,7 +30,9 @@ struct SipHasher: LinkFormSink {
     /// The text's bytes and then a byte that no UTF-8 text holds, so that consecutive fields
     /// cannot run into each other ("ab" + "c" is not "a" + "bc").
     mutating func append(field text: String) {
-        for byte in text.utf8 { append(byte) }
+        // By index over the contiguous bytes: iterating `String.UTF8View` steps its index type.
+        let bytes = text.utf8.span
+        for index in bytes.indices { append(bytes[index]) }
         append(0xFF)
     }
 
