@@ -63,8 +63,8 @@ public final class LinkWindow {
     static let metaTable = "CREATE TABLE IF NOT EXISTS window_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID"
 
     static let schema = [
-        // A link: its id (`Link.id`), its form's id, the hour it was last used and, after an update,
-        // the hour it was last used before (so one statement both files it and says whether it moved).
+        // A link: its id (`Link.id`), its form's id, the hour it was last used and, after a move,
+        // the hour it was last used before (so the move's one statement says where it came from).
         "CREATE TABLE IF NOT EXISTS window_links (link INTEGER PRIMARY KEY, form INTEGER NOT NULL, hour INTEGER NOT NULL, previous INTEGER)",
         // No index by hour: a link's key is random, so one would cost each new link a second
         // random leaf, to spare a daily trim that reads the table once.
@@ -176,27 +176,20 @@ public final class LinkWindow {
         for id in batch.order {
             guard let (link, form, hour) = batch.links[id] else { continue }
             if !knownForms.contains(form) { try file(form, of: link) }
-            // `previous` is NULL for a link met for the first time; the update's right-hand sides
-            // read the row as it was (SQLite's UPDATE), so `previous` gets the hour it moves from.
-            var previous: Int64?
-            var isNew = false
-            // RETURNING answers one row whether the link was inserted or updated.
-            try store.query(
-                """
-                INSERT INTO window_links (link, form, hour) VALUES (?1, ?2, ?3) \
-                ON CONFLICT (link) DO UPDATE SET hour = max(hour, excluded.hour), previous = hour RETURNING previous
-                """,
-                [.integer(id), .integer(form), .integer(hour)]
-            ) { row in
-                previous = row[0].integer
-                isNew = previous == nil
-            }
-            if let previous {
-                // Used again in a later hour: the link now counts there.
-                guard hour > previous else { continue }
+            // A new link is one plain insert, the usual case for a link seen once; a known one is
+            // moved on only when used in a later hour, `previous` taking the hour it moves from
+            // (SQLite's UPDATE reads the row as it was on the right-hand side).
+            let inserted = try store.execute(
+                "INSERT OR IGNORE INTO window_links (link, form, hour) VALUES (?1, ?2, ?3)", [.integer(id), .integer(form), .integer(hour)])
+            if inserted == 0 {
+                var previous: Int64?
+                try store.query(
+                    "UPDATE window_links SET previous = hour, hour = ?2 WHERE link = ?1 AND hour < ?2 RETURNING previous",
+                    [.integer(id), .integer(hour)]
+                ) { row in previous = row[0].integer }
+                // Used again in the same hour or before: it counts where it was.
+                guard let previous else { continue }
                 counts[CountKey(form: form, hour: previous), default: (0, 0)].links -= 1
-            } else if !isNew {
-                continue
             }
             counts[CountKey(form: form, hour: hour), default: (0, 0)].links += 1
         }
