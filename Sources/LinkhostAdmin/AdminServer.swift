@@ -56,9 +56,11 @@ public final class AdminServer: Sendable {
             address: settings.listenAddress, port: settings.port, threadCount: Self.threadCount, connectionLimit: settings.connectionLimit,
             perAddressConnectionLimit: 0, connectionTimeoutSeconds: settings.connectionTimeoutSeconds, maximumBodySize: 4096,
             shutdownGraceSeconds: 5, drainSeconds: 0, inheritedListener: passedSocket, turbo: false, trustedProxies: configuration.server.trustedProxies)
-        if let tls {
-            listener.tls = TLSCredentials(
-                certificateChainPEM: tls.certificatePEM, privateKeyPEM: tls.keyPEM, priorities: tls.priorities ?? TLSCredentials.intermediatePriorities)
+        if tls != nil {
+            // The HTTPS listener's certificates, not a copy read here: with ACME the first site's
+            // certificate once issued (handshakes fail until then), with files each renewal a
+            // reload reads.
+            listener.tls = server.sharedTLSCredentials
         }
         self.responder = responder
         http = HTTPServer(configuration: listener, logger: adminLogger, responder: responder)

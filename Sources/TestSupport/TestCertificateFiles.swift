@@ -27,6 +27,23 @@ public struct TestCertificateFiles: Sendable {
         ])
     }
 
+    /// The base64 of the server certificate a handshake with `serverName` got (none sent when
+    /// `nil`) from 127.0.0.1:`port`, verified against `caFile`; `nil` when the handshake failed.
+    public static func servedCertificate(port: Int, serverName: String?, caFile: String) throws -> String? {
+        let name = serverName.map { ["-servername", $0] } ?? ["-noservername"]
+        let run = try ChildProcess.run("openssl", ["s_client", "-connect", "127.0.0.1:\(port)", "-CAfile", caFile] + name, timeoutSeconds: 20)
+        guard run.output.contains("Verify return code: 0 (ok)") else { return nil }
+        return leafBase64(run.output)
+    }
+
+    /// The first certificate of a PEM text, as base64 without line breaks.
+    public static func leafBase64(_ pem: String) -> String? {
+        guard let begin = pem.range(of: "-----BEGIN CERTIFICATE-----"),
+            let end = pem.range(of: "-----END CERTIFICATE-----", range: begin.upperBound..<pem.endIndex)
+        else { return nil }
+        return pem[begin.upperBound..<end.lowerBound].filter { !$0.isWhitespace }
+    }
+
     private static func openssl(_ arguments: [String]) throws {
         let run = try ChildProcess.run("openssl", arguments)
         guard run.status == 0 else { throw Failure(description: "openssl \(arguments.joined(separator: " ")): \(run.error)") }

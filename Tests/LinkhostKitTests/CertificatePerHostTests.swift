@@ -33,22 +33,11 @@ struct CertificatePerHostTests {
         return issued
     }
 
-    /// The base64 of the server certificate a handshake with `serverName` got (none sent when
-    /// `nil`) and verified against the test CA, `nil` when the handshake failed.
     static func servedCertificate(port: Int, serverName: String?, caFile: String) throws -> String? {
-        let name = serverName.map { ["-servername", $0] } ?? ["-noservername"]
-        let run = try ChildProcess.run("openssl", ["s_client", "-connect", "127.0.0.1:\(port)", "-CAfile", caFile] + name, timeoutSeconds: 20)
-        guard run.output.contains("Verify return code: 0 (ok)") else { return nil }
-        return leafBase64(run.output)
+        try TestCertificateFiles.servedCertificate(port: port, serverName: serverName, caFile: caFile)
     }
 
-    /// The first certificate of a PEM text, as base64 without line breaks.
-    static func leafBase64(_ pem: String) -> String? {
-        guard let begin = pem.range(of: "-----BEGIN CERTIFICATE-----"),
-            let end = pem.range(of: "-----END CERTIFICATE-----", range: begin.upperBound..<pem.endIndex)
-        else { return nil }
-        return pem[begin.upperBound..<end.lowerBound].filter { !$0.isWhitespace }
-    }
+    static func leafBase64(_ pem: String) -> String? { TestCertificateFiles.leafBase64(pem) }
 
     private func fileConfiguration() throws -> LinkhostConfiguration {
         let tls: JSONValue = .object([

@@ -74,13 +74,6 @@ struct ACMESectionParser {
                 path, "\(flag) gives a certificate, but \"acme\" gets them",
                 fix: "leave out --tls-cert and --tls-key, or remove \"acme\" from the config to serve the files")
         }
-        if configuration.server.admin.tls {
-            // The admin listener reads its certificate once at start; an ACME one may not exist yet.
-            problems.add(
-                JSONPath.root.appending("server").appending("admin").appending("tls"),
-                "the admin listener cannot use HTTPS with \"acme\" yet (it would start before the first certificate is issued)",
-                fix: "set \"tls\": false here and keep the admin listener on loopback (reach it through SSH), or serve certificate files")
-        }
         for site in configuration.sites {
             for (host, index) in site.hosts {
                 let hostPath = site.path.appending("hosts").appending(index)

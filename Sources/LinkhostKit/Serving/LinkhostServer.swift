@@ -402,6 +402,15 @@ public final class LinkhostServer: Sendable {
     /// Whether HTTPS has a certificate to serve (with ACME, none until the first is stored or issued).
     public var servesCertificate: Bool { certificates.map { !$0.isEmpty } ?? false }
 
+    /// TLS for another listener of this process (the admin one, `server.admin.tls`) that serves
+    /// what HTTPS serves: the same store, so renewed ACME certificates and reread files reach it at
+    /// once. A handshake there names no site's host (an address, `localhost`), so it gets the
+    /// default: the first site's certificate. `nil` without `server.tls`.
+    public var sharedTLSCredentials: TLSCredentials? {
+        guard let certificates, let tls = startConfiguration.server.tls else { return nil }
+        return TLSCredentials(certificates: certificates, priorities: tls.priorities ?? TLSCredentials.intermediatePriorities)
+    }
+
     /// The certificates' health section and renewal (see `CertificateHealth`).
     public var certificateHealth: CertificateHealth { health.certificates }
 
