@@ -10,21 +10,27 @@ import Synchronization
 /// the last session that was handed it.
 public final class ConnectionCertificate: Sendable {
     public let store: CertificateStore
-    private let chosen = Mutex<ServedCertificate?>(nil)
+    /// Every certificate a handshake of the connection chose, each once: a TLS 1.2 renegotiation
+    /// may meet a newer one, and the session that used the first is the same session, so the first
+    /// is kept too. Bounded by the swaps during the connection's life.
+    private let chosen = Mutex<[ServedCertificate]>([])
 
     public init(store: CertificateStore) {
         self.store = store
     }
 
-    /// Chooses the certificate for `serverName` and keeps it for the connection's lifetime (a
-    /// second handshake on the connection, a TLS 1.2 renegotiation, replaces it: the first
-    /// session is gone by then).
+    /// Chooses the certificate for `serverName` and keeps it for the connection's lifetime.
     public func choose(forServerName serverName: String?) -> ServedCertificate? {
         let certificate = store.certificate(forServerName: serverName)
-        chosen.withLock { $0 = certificate }
+        if let certificate {
+            chosen.withLock { chosen in
+                chosen.removeAll { $0 === certificate }
+                chosen.append(certificate)
+            }
+        }
         return certificate
     }
 
-    /// The certificate the handshake chose, `nil` before it ran.
-    public var certificate: ServedCertificate? { chosen.withLock { $0 } }
+    /// The certificate the last handshake chose, `nil` before one ran.
+    public var certificate: ServedCertificate? { chosen.withLock { $0.last } }
 }

@@ -69,6 +69,27 @@ struct CertificateStoreTests {
         #expect(retired == nil, "freed with its last connection")
     }
 
+    /// A renegotiation after a swap chooses the new certificate on the same session: the first one
+    /// stays alive beside it until the connection closes.
+    @Test func aRenegotiationKeepsTheFirstCertificateToo() throws {
+        let store = CertificateStore()
+        weak var first: ServedCertificate?
+        var connection: ConnectionCertificate? = ConnectionCertificate(store: store)
+        do {
+            let old = try certificates.served(["rowhni.com"])
+            first = old
+            store.install(old, for: ["rowhni.com"], isDefault: true)
+        }
+        _ = connection?.choose(forServerName: "rowhni.com")
+        let renewed = try certificates.served(["rowhni.com"])
+        store.install(renewed, for: ["rowhni.com"], isDefault: true)
+        #expect(connection?.choose(forServerName: "rowhni.com") === renewed)
+        #expect(connection?.certificate === renewed)
+        #expect(first != nil, "the session that used it is the same session")
+        connection = nil
+        #expect(first == nil)
+    }
+
     @Test func unusableChainsAndKeysSayWhy() throws {
         let issued = try certificates.pem(["rowhni.com"])
         let other = try certificates.pem(["other.example"])

@@ -25,7 +25,7 @@ public enum LinkForm {
 
     /// Writes the form of `text` (a path, or a query when `isQuery`) into `sink` without making its
     /// text: `LinkWindow` hashes the forms of thousands of links a batch and needs the text of few.
-    public static func append(formOf text: String, isQuery: Bool, to sink: inout some LinkFormSink) {
+    static func append(formOf text: String, isQuery: Bool, to sink: inout some LinkFormSink) {
         let bytes = text.utf8.span
         // Most links have few digits: a text without one (or a `-`, the secret of a log without a
         // key) is its own form.
@@ -132,7 +132,7 @@ public enum LinkForm {
 }
 
 /// Where `LinkForm` writes a form's bytes: an array (the form's text) or a hasher (its key).
-public protocol LinkFormSink {
+protocol LinkFormSink {
     mutating func append(_ byte: UInt8)
 }
 
